@@ -1,0 +1,118 @@
+"""Actions as small immutable values, and their JSON form of DESIGN.md (the game record's action log)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .cards import card_name, cards_in, lowest_card, parse_card
+from .errors import MalformedRecord
+
+ATTACK, COVER, THROW, TRANSFER, SHOW_TRUMP, TAKE, PASS, ACCUSE = range(8)
+KIND_NAMES = ("attack", "cover", "throw", "transfer", "show_trump", "take", "pass", "accuse")
+KIND_BY_NAME = {name: kind for kind, name in enumerate(KIND_NAMES)}
+_MULTI_CARD = (ATTACK, THROW, TRANSFER)
+_ONE_CARD = (SHOW_TRUMP, ACCUSE)
+
+
+class Action(NamedTuple):
+    """One move. ``cards`` is the set of cards played, shown or accused (a bitmask; one card for a
+    cover, show_trump or accuse); ``target`` is the attack card a cover goes on, else -1."""
+
+    kind: int
+    cards: int = 0
+    target: int = -1
+
+    @property
+    def card(self) -> int:
+        return lowest_card(self.cards)
+
+    def to_json(self) -> dict[str, Any]:
+        kind = self.kind
+        data: dict[str, Any] = {"type": KIND_NAMES[kind]}
+        if kind in _MULTI_CARD:
+            data["cards"] = [card_name(card) for card in cards_in(self.cards)]
+        elif kind == COVER:
+            data["attack"] = card_name(self.target)
+            data["card"] = card_name(self.card)
+        elif kind in _ONE_CARD:
+            data["card"] = card_name(self.card)
+        return data
+
+    def __str__(self) -> str:
+        kind = self.kind
+        if kind in _MULTI_CARD:
+            return KIND_NAMES[kind] + " " + " ".join(card_name(card) for card in cards_in(self.cards))
+        if kind == COVER:
+            return f"cover {card_name(self.target)} with {card_name(self.card)}"
+        if kind in _ONE_CARD:
+            return f"{KIND_NAMES[kind]} {card_name(self.card)}"
+        return KIND_NAMES[kind]
+
+
+def attack(*cards: int) -> Action:
+    return Action(ATTACK, _mask(cards))
+
+
+def throw(*cards: int) -> Action:
+    return Action(THROW, _mask(cards))
+
+
+def transfer(*cards: int) -> Action:
+    return Action(TRANSFER, _mask(cards))
+
+
+def cover(attack_card: int, covering_card: int) -> Action:
+    return Action(COVER, 1 << covering_card, attack_card)
+
+
+def show_trump(card: int) -> Action:
+    return Action(SHOW_TRUMP, 1 << card)
+
+
+def accuse(card: int) -> Action:
+    return Action(ACCUSE, 1 << card)
+
+
+TAKE_ACTION = Action(TAKE)
+PASS_ACTION = Action(PASS)
+
+
+def _mask(cards: tuple[int, ...]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def action_from_json(data: object) -> Action:
+    """Parse ``{"type": "cover", "attack": "6S", "card": "8S"}`` and the like; MalformedRecord if the
+    shape is wrong (unknown type, missing field, a string that is not a card, a card listed twice)."""
+    if not isinstance(data, dict):
+        raise MalformedRecord("an action must be an object")
+    kind_name = data.get("type")
+    kind = KIND_BY_NAME.get(kind_name) if isinstance(kind_name, str) else None
+    if kind is None:
+        raise MalformedRecord(f"unknown action type: {kind_name!r}")
+    try:
+        if kind in _MULTI_CARD:
+            raw = data.get("cards")
+            if not isinstance(raw, list) or not raw:
+                raise MalformedRecord(f"{kind_name} needs a non-empty list 'cards'")
+            mask = 0
+            for text in raw:
+                card = parse_card(text)
+                if mask >> card & 1:
+                    raise MalformedRecord(f"{kind_name} lists {text} twice")
+                mask |= 1 << card
+            return Action(kind, mask)
+        if kind == COVER:
+            if "attack" not in data or "card" not in data:
+                raise MalformedRecord("cover needs 'attack' and 'card'")
+            return Action(COVER, 1 << parse_card(data["card"]), parse_card(data["attack"]))
+        if kind in _ONE_CARD:
+            if "card" not in data:
+                raise MalformedRecord(f"{kind_name} needs 'card'")
+            return Action(kind, 1 << parse_card(data["card"]))
+    except ValueError as error:
+        raise MalformedRecord(str(error)) from None
+    return Action(kind)

@@ -1,0 +1,772 @@
+"""Legal moves and their effects: ``legal_actions(state, seat)`` and ``apply(state, seat, action)``.
+
+RULES.md is the specification, its "Decisions" section included; each rule is cited where it is
+enforced. ``apply`` checks everything before it changes anything, so a refused action leaves the
+state as it was. ``play`` is the in-place form that the bots' searches and the benchmarks use.
+"""
+
+from __future__ import annotations
+
+from .actions import (
+    ACCUSE, ATTACK, COVER, KIND_NAMES, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action,
+)
+from .cards import (
+    BEATERS, CARDS_OF_RANKS, RANK_BIT, RANK_MASK, RANKS, SUIT_MASK, card_name, cards_in, names, rank_of,
+)
+from .errors import IllegalAction, MalformedRecord
+from .rules import Rules
+from .state import EPAULETTE_RANK, State
+
+HAND_SIZE = 6
+PENALTY_PERCENT = 15  # RULES.md, Cheating tables: a caught cheater (or a false accuser) pays 15 % of the stake
+
+
+def penalty(stake: int) -> int:
+    """15 % of the stake in whole chips, rounded half up (chips are integers in the ledger)."""
+    return (stake * PENALTY_PERCENT + 50) // 100
+
+
+def new_game(
+    rules: Rules,
+    hands: list[int],
+    stock: list[int],
+    *,
+    trump: int | None = None,
+    first_attacker: int | None = None,
+    teams: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
+    stake: int = 0,
+) -> State:
+    """A game about to start. ``stock`` lists the stock top first, its last card face up.
+
+    Checks the deal (a card twice, a seat without cards, no trump) and raises MalformedRecord."""
+    n = len(hands)
+    if not 2 <= n <= rules.max_players:
+        raise MalformedRecord(f"a {rules.deck}-card game takes 2 to {rules.max_players} players, not {n}")
+    seen = 0
+    for seat, hand in enumerate(hands):
+        if not hand:
+            raise MalformedRecord(f"seat {seat} has no cards")
+        if seen & hand:
+            raise MalformedRecord(f"card listed twice: {', '.join(names(seen & hand))}")
+        seen |= hand
+    for card in stock:
+        if seen >> card & 1:
+            raise MalformedRecord(f"card listed twice: {card_name(card)}")
+        seen |= 1 << card
+    if stock:
+        face_up_suit = stock[-1] & 3
+        if trump is not None and trump != face_up_suit:
+            raise MalformedRecord("trump differs from the suit of the face-up stock card")
+        trump = face_up_suit
+    elif trump is None:
+        raise MalformedRecord("an empty stock needs 'trump'")
+    if teams is None and rules.teams:
+        teams = (tuple(range(0, n, 2)), tuple(range(1, n, 2)))
+    team_of: tuple[int, ...] | None = None
+    if teams is not None:
+        team_of = _check_teams(rules, n, teams)
+
+    state = State.__new__(State)
+    state.rules = rules
+    state.n = n
+    state.hands = list(hands)
+    state.stock = list(reversed(stock))
+    state.trump = trump
+    state.trump_card = stock[-1] if stock else -1
+    state.attack, state.cover, state.attack_by, state.attack_ok, state.cover_ok = [], [], [], [], []
+    state.open = 0
+    state.table_ranks = 0
+    state.discard = 0
+    state.discard_count = 0
+    state.taken = False
+    state.passed = 0
+    state.shown = 0
+    state.played = [0] * n
+    state.covered = 0
+    state.emptied = []
+    state.out = []
+    state.out_mask = 0
+    state.discarded_once = False
+    state.finished = False
+    state.result = None
+    state.teams = teams
+    state.team_of = team_of
+    state.stake = stake
+    state.bank = stake * n
+    state.paid = [stake] * n
+    state.epaulette_rank = EPAULETTE_RANK
+    state.neighbours = rules.throw_in == "neighbours"
+    state.beaters = BEATERS[rules.joker_beats][trump + 1]
+    if first_attacker is None:
+        first_attacker = lowest_trump_holder(hands, trump)
+    elif not 0 <= first_attacker < n:
+        raise MalformedRecord(f"no such seat: {first_attacker}")
+    state.attacker = first_attacker
+    state.defender = _defender_for(state, first_attacker)
+    state.limit = _bout_limit(state)
+    return state
+
+
+def _check_teams(rules: Rules, n: int, teams: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, ...]:
+    if rules.teams and n != 2 * rules.team_size:
+        raise MalformedRecord(f"teams {rules.teams} need {2 * rules.team_size} players, not {n}")
+    if len(teams) != 2 or sorted(s for team in teams for s in team) != list(range(n)):
+        raise MalformedRecord("teams must be two lists that hold every seat once")
+    if len(teams[0]) != len(teams[1]) or len(teams[0]) < 2:
+        raise MalformedRecord("teams must be of equal size, two or three players each")
+    team_of = [0] * n
+    for index, team in enumerate(teams):
+        for seat in team:
+            team_of[seat] = index
+    if any(team_of[seat] == team_of[(seat + 1) % n] for seat in range(n)):
+        raise MalformedRecord("partners may not sit side by side")
+    return tuple(team_of)
+
+
+def lowest_trump_holder(hands: list[int], trump: int) -> int:
+    """The seat holding the lowest trump (the face-up stock card is not in a hand); seat 0 if none."""
+    if trump < 0:
+        return 0
+    trumps = SUIT_MASK[trump]
+    best_seat, best_card = 0, 1 << 60
+    for seat, hand in enumerate(hands):
+        mine = hand & trumps
+        if mine and (mine & -mine) < best_card:
+            best_seat, best_card = seat, mine & -mine
+    return best_seat
+
+
+# --- seats ----------------------------------------------------------------------------------------
+
+def _next_with_cards(state: State, seat: int) -> int:
+    hands, n = state.hands, state.n
+    for step in range(1, n):
+        other = (seat + step) % n
+        if hands[other]:
+            return other
+    return -1
+
+
+def _next_opponent_with_cards(state: State, seat: int, team: int) -> int:
+    hands, n, team_of = state.hands, state.n, state.team_of
+    assert team_of is not None
+    for step in range(1, n):
+        other = (seat + step) % n
+        if hands[other] and team_of[other] != team:
+            return other
+    return -1
+
+
+def _defender_for(state: State, leader: int) -> int:
+    """The next player with cards on the leader's left; in teams, the next such opponent."""
+    if state.team_of is None:
+        return _next_with_cards(state, leader)
+    return _next_opponent_with_cards(state, leader, state.team_of[leader])
+
+
+def _base_limit(state: State) -> int:
+    # RULES.md: at most 6 attack cards, or 5 before the first discard under first_bout_limit 5.
+    if state.rules.first_bout_limit == 5 and not state.discarded_once:
+        return 5
+    return HAND_SIZE
+
+
+def _bout_limit(state: State) -> int:
+    """Never more attack cards than the defender held when he became the defender."""
+    return min(_base_limit(state), state.hands[state.defender].bit_count())
+
+
+def throwers(state: State) -> int:
+    """The seats that may throw in now, as a mask: players other than the defender who hold cards;
+    with throw_in neighbours only the nearest player still in the game on each side of the defender;
+    in teams only the defender's opponents (RULES.md, Decisions, The bout)."""
+    defender, hands, n = state.defender, state.hands, state.n
+    if state.neighbours:
+        out_mask = state.out_mask
+        candidates = 0
+        seat = (defender + 1) % n
+        while seat != defender and out_mask >> seat & 1:
+            seat = (seat + 1) % n
+        if seat != defender:
+            candidates |= 1 << seat
+        seat = (defender - 1) % n
+        while seat != defender and out_mask >> seat & 1:
+            seat = (seat - 1) % n
+        if seat != defender:
+            candidates |= 1 << seat
+    else:
+        candidates = ((1 << n) - 1) ^ (1 << defender)
+    mask = 0
+    team_of = state.team_of
+    for seat in range(n):
+        if candidates >> seat & 1 and hands[seat]:
+            if team_of is None or team_of[seat] != team_of[defender]:
+                mask |= 1 << seat
+    return mask
+
+
+def _transfer_target(state: State, seat: int) -> int:
+    """Who defends after ``seat`` transfers: the next player on his left with cards; in teams the next
+    such opponent of the transferring player."""
+    if state.team_of is None:
+        return _next_with_cards(state, seat)
+    return _next_opponent_with_cards(state, seat, state.team_of[seat])
+
+
+def _submasks(mask: int, most: int) -> list[int]:
+    """Every non-empty subset of ``mask`` with at most ``most`` cards."""
+    found = []
+    sub = mask
+    while sub:
+        if sub.bit_count() <= most:
+            found.append(sub)
+        sub = (sub - 1) & mask
+    return found
+
+
+# --- legal actions --------------------------------------------------------------------------------
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (empty when it is not his to act)."""
+    if state.finished or state.out_mask >> seat & 1:
+        return []
+    hand = state.hands[seat]
+    attack = state.attack
+    if not attack:
+        if seat != state.attacker:
+            return []
+        # A lead: one card, or several of one rank, within the limit.
+        actions = []
+        limit = state.limit
+        for rank_cards in RANK_MASK:
+            same = hand & rank_cards
+            if same:
+                for sub in _submasks(same, limit):
+                    actions.append(Action(ATTACK, sub))
+        return actions
+
+    actions = []
+    cheating = state.rules.cheating
+    if seat == state.defender:
+        if not state.taken:
+            if state.open:
+                beaters = state.beaters
+                for attack_card, covering in zip(attack, state.cover):
+                    if covering < 0:
+                        candidates = hand if cheating else hand & beaters[attack_card]
+                        while candidates:
+                            low = candidates & -candidates
+                            actions.append(Action(COVER, low, attack_card))
+                            candidates ^= low
+                actions.append(Action(TAKE))
+            _add_transfers(state, seat, hand, actions)
+    elif throwers(state) >> seat & 1 and not state.passed >> seat & 1:
+        room = state.limit - len(attack)
+        if room > 0:
+            candidates = hand if cheating else hand & CARDS_OF_RANKS[state.table_ranks]
+            for sub in _submasks(candidates, room):
+                actions.append(Action(THROW, sub))
+        if state.taken or not state.open:
+            actions.append(Action(PASS))
+    if cheating:
+        _add_accusations(state, seat, actions)
+    return actions
+
+
+def _transfer_room(state: State, seat: int) -> tuple[int, int]:
+    """(new defender, how many cards may still be added) if ``seat`` may transfer now, else (-1, -1).
+
+    RULES.md: only before any cover, before a take, while all attack cards share one rank; the new
+    defender holds at least as many cards as there will be attack cards, and the total stays within
+    6 (or 5)."""
+    rules = state.rules
+    if not rules.transfer or state.taken or state.covered:
+        return -1, -1
+    ranks = state.table_ranks
+    if ranks & (ranks - 1):
+        return -1, -1
+    target = _transfer_target(state, seat)
+    if target < 0:
+        return -1, -1
+    room = min(_base_limit(state), state.hands[target].bit_count()) - len(state.attack)
+    return target, room
+
+
+def _add_transfers(state: State, seat: int, hand: int, actions: list[Action]) -> None:
+    target, room = _transfer_room(state, seat)
+    if target < 0 or room < 0:
+        return
+    rank = rank_of(state.attack[0])
+    same = hand & RANK_MASK[rank]
+    if room > 0:
+        for sub in _submasks(same, room):
+            actions.append(Action(TRANSFER, sub))
+    if state.rules.transfer_by_showing_trump and not state.shown >> seat & 1 and state.trump >= 0:
+        trump_card = rank * 4 + state.trump
+        if same >> trump_card & 1:
+            actions.append(Action(SHOW_TRUMP, 1 << trump_card))
+
+
+def _add_accusations(state: State, seat: int, actions: list[Action]) -> None:
+    defender = state.defender
+    for attack_card, by, covering in zip(state.attack, state.attack_by, state.cover):
+        if by != seat:
+            actions.append(Action(ACCUSE, 1 << attack_card))
+        if covering >= 0 and defender != seat:
+            actions.append(Action(ACCUSE, 1 << covering))
+
+
+# --- applying an action ---------------------------------------------------------------------------
+
+def apply(state: State, seat: int, action: Action) -> State:
+    """The state after ``seat`` takes ``action``; IllegalAction (and no change) if the rules forbid it."""
+    new = state.copy()
+    play(new, seat, action)
+    return new
+
+
+def play(state: State, seat: int, action: Action) -> None:
+    """Apply ``action`` to ``state`` in place; checks everything before changing anything."""
+    if state.finished:
+        raise IllegalAction("the game is over")
+    if not 0 <= seat < state.n:
+        raise MalformedRecord(f"no such seat: {seat}")
+    if state.out_mask >> seat & 1:
+        raise IllegalAction(f"seat {seat} is out of the game")
+    kind = action.kind
+    if kind == COVER:
+        _cover(state, seat, action)
+    elif kind == THROW:
+        _throw(state, seat, action.cards)
+    elif kind == PASS:
+        _pass(state, seat)
+    elif kind == ATTACK:
+        _lead(state, seat, action.cards)
+    elif kind == TAKE:
+        _take(state, seat)
+    elif kind == TRANSFER:
+        _transfer(state, seat, action.cards)
+    elif kind == SHOW_TRUMP:
+        _show_trump(state, seat, action.cards)
+    elif kind == ACCUSE:
+        _accuse(state, seat, action.cards)
+    else:
+        raise MalformedRecord(f"unknown action kind {kind}")
+
+
+def _check_holds(state: State, seat: int, cards: int, verb: str) -> None:
+    missing = cards & ~state.hands[seat]
+    if missing:
+        raise IllegalAction(f"seat {seat} cannot {verb} {' '.join(names(missing))}: not in his hand")
+
+
+def _remove_from_hand(state: State, seat: int, cards: int) -> None:
+    hand = state.hands[seat] & ~cards
+    state.hands[seat] = hand
+    if not hand:
+        emptied = state.emptied
+        if seat in emptied:
+            emptied.remove(seat)
+        emptied.append(seat)
+
+
+def _return_to_hand(state: State, seat: int, cards: int) -> None:
+    state.hands[seat] |= cards
+    if seat in state.emptied:
+        state.emptied.remove(seat)
+
+
+def _add_attack_cards(state: State, seat: int, cards: int, legal_rank_bits: int) -> None:
+    """Put attack cards on the table; each is legal if its rank was in ``legal_rank_bits``."""
+    for card in cards_in(cards):
+        state.attack.append(card)
+        state.cover.append(-1)
+        state.attack_by.append(seat)
+        state.attack_ok.append(bool(RANK_BIT[card] & legal_rank_bits))
+        state.cover_ok.append(True)
+        state.table_ranks |= RANK_BIT[card]
+    state.open += cards.bit_count()
+    state.played[seat] |= cards
+    state.passed = 0
+    _remove_from_hand(state, seat, cards)
+
+
+def _one_rank(cards: int) -> bool:
+    for rank_cards in RANK_MASK:
+        if cards & rank_cards:
+            return not cards & ~rank_cards
+    return False
+
+
+def _lead(state: State, seat: int, cards: int) -> None:
+    if state.attack:
+        raise IllegalAction("the bout has already been led: throw in instead")
+    if seat != state.attacker:
+        raise IllegalAction(f"seat {state.attacker} leads this bout, not seat {seat}")
+    _check_holds(state, seat, cards, "attack with")
+    if not _one_rank(cards):
+        raise IllegalAction("an attack is one card or several cards of one rank")
+    count = cards.bit_count()
+    if count > state.limit:
+        raise IllegalAction(_limit_message(state, count, 0))
+    _add_attack_cards(state, seat, cards, -1)
+
+
+def _limit_message(state: State, adding: int, on_table: int) -> str:
+    room = state.limit - on_table
+    base = _base_limit(state)
+    if state.limit < base:
+        reason = f"the defender held {state.limit}"
+    elif base == 5:
+        reason = "5 before the first discard"
+    else:
+        reason = "a bout holds at most 6"
+    if room <= 0:
+        return f"no more cards may be added: {reason}"
+    return f"only {room} card{'s' if room != 1 else ''} may be added, not {adding}: {reason}"
+
+
+def _throw(state: State, seat: int, cards: int) -> None:
+    if not state.attack:
+        raise IllegalAction("nothing to throw in on: the bout has not been led")
+    if seat == state.defender:
+        raise IllegalAction("the defender cannot throw in")
+    if not throwers(state) >> seat & 1:
+        raise IllegalAction(f"seat {seat} may not throw in on this defender")
+    if state.passed >> seat & 1:
+        raise IllegalAction(f"seat {seat} has passed: he may throw in again only after another card is played")
+    _check_holds(state, seat, cards, "throw in")
+    on_table = len(state.attack)
+    count = cards.bit_count()
+    if on_table + count > state.limit:
+        raise IllegalAction(_limit_message(state, count, on_table))
+    table_ranks = state.table_ranks
+    if not state.rules.cheating:
+        wrong = cards & ~CARDS_OF_RANKS[table_ranks]
+        if wrong:
+            raise IllegalAction(f"throw-in {' '.join(names(wrong))}: no card of that rank is on the table")
+    _add_attack_cards(state, seat, cards, table_ranks)
+
+
+def _cover(state: State, seat: int, action: Action) -> None:
+    if seat != state.defender:
+        raise IllegalAction(f"only the defender (seat {state.defender}) covers")
+    if state.taken:
+        raise IllegalAction("the defender has taken: he can no longer cover")
+    attack_card, card = action.target, action.card
+    try:
+        index = state.attack.index(attack_card)
+    except ValueError:
+        raise IllegalAction(f"{card_name(attack_card)} is not an attack card on the table") from None
+    if state.cover[index] >= 0:
+        raise IllegalAction(f"{card_name(attack_card)} is already covered")
+    _check_holds(state, seat, action.cards, "cover with")
+    beats = bool(state.beaters[attack_card] >> card & 1)
+    if not beats and not state.rules.cheating:
+        raise IllegalAction(f"cover {card_name(card)} does not beat {card_name(attack_card)}")
+    state.cover[index] = card
+    state.cover_ok[index] = beats
+    state.table_ranks |= RANK_BIT[card]
+    state.open -= 1
+    state.covered |= 1 << seat
+    state.passed = 0
+    _remove_from_hand(state, seat, action.cards)
+    if not state.open:
+        _end_bout_if_done(state)
+
+
+def _take(state: State, seat: int) -> None:
+    if seat != state.defender:
+        raise IllegalAction(f"only the defender (seat {state.defender}) takes")
+    if state.taken:
+        raise IllegalAction("the defender has already taken")
+    if not state.open:
+        raise IllegalAction("nothing to take: every attack card is covered")
+    state.taken = True
+    _end_bout_if_done(state)
+
+
+def _pass(state: State, seat: int) -> None:
+    if seat == state.defender:
+        raise IllegalAction("the defender never passes: he covers or takes")
+    if not state.attack:
+        raise IllegalAction("the bout has not been led")
+    if not throwers(state) >> seat & 1:
+        raise IllegalAction(f"seat {seat} is not throwing in on this defender")
+    if state.open and not state.taken:
+        raise IllegalAction("cannot pass while attack cards are uncovered and the defender has not taken")
+    if state.passed >> seat & 1:
+        raise IllegalAction(f"seat {seat} has already passed")
+    state.passed |= 1 << seat
+    _end_bout_if_done(state)
+
+
+def _check_transfer(state: State, seat: int, adding: int) -> tuple[int, int]:
+    if not state.rules.transfer:
+        raise IllegalAction("transfers are not played at this table")
+    if seat != state.defender:
+        raise IllegalAction(f"only the defender (seat {state.defender}) transfers")
+    if state.taken:
+        raise IllegalAction("the defender has taken: he can no longer transfer")
+    if state.covered:
+        raise IllegalAction("no transfer once an attack card has been covered")
+    if not state.attack:
+        raise IllegalAction("nothing to transfer")
+    ranks = state.table_ranks
+    if ranks & (ranks - 1):
+        raise IllegalAction("transfer only while all attack cards share one rank")
+    target, room = _transfer_room(state, seat)
+    if target < 0:
+        raise IllegalAction("nobody can receive a transfer")
+    if adding > room:
+        total = len(state.attack) + adding
+        held = state.hands[target].bit_count()
+        if total > _base_limit(state):
+            raise IllegalAction(f"a transfer would make {total} attack cards: at most {_base_limit(state)}")
+        raise IllegalAction(f"seat {target} holds {held} cards: he cannot defend against {total}")
+    return target, ranks
+
+
+def _transfer(state: State, seat: int, cards: int) -> None:
+    _check_holds(state, seat, cards, "transfer with")
+    target, ranks = _check_transfer(state, seat, cards.bit_count())
+    if cards & ~CARDS_OF_RANKS[ranks]:
+        rank = RANKS[ranks.bit_length() - 1]
+        raise IllegalAction(f"a transfer needs cards of the attacked rank {rank}")
+    _add_attack_cards(state, seat, cards, ranks)
+    _become_defender(state, target)
+
+
+def _show_trump(state: State, seat: int, cards: int) -> None:
+    if not state.rules.transfer_by_showing_trump:
+        raise IllegalAction("transfer by showing a trump is not played at this table")
+    _check_holds(state, seat, cards, "show")
+    target, ranks = _check_transfer(state, seat, 0)
+    card = (cards & -cards).bit_length() - 1
+    if cards & (cards - 1) or card & 3 != state.trump or not RANK_BIT[card] & ranks:
+        raise IllegalAction(f"{card_name(card)} is not the trump of the attacked rank")
+    if state.shown >> seat & 1:
+        raise IllegalAction(f"seat {seat} has already shown a trump in this bout")
+    state.shown |= 1 << seat
+    _become_defender(state, target)
+
+
+def _become_defender(state: State, seat: int) -> None:
+    state.defender = seat
+    state.limit = min(_base_limit(state), state.hands[seat].bit_count())
+    state.passed = 0
+
+
+def _accuse(state: State, seat: int, cards: int) -> None:
+    if not state.rules.cheating:
+        raise IllegalAction("accusations are made only at cheating tables")
+    card = (cards & -cards).bit_length() - 1
+    attack = state.attack
+    if card in attack:
+        index = attack.index(card)
+        by, honest = state.attack_by[index], state.attack_ok[index]
+        is_cover = False
+    elif card in state.cover:
+        index = state.cover.index(card)
+        by, honest = state.defender, state.cover_ok[index]
+        is_cover = True
+    else:
+        raise IllegalAction(f"{card_name(card)} is not on the table")
+    if by == seat:
+        raise IllegalAction("a player cannot accuse his own card")
+    fine = penalty(state.stake)
+    if honest:
+        # A false accusation changes nothing on the table, and the accuser pays.
+        state.paid[seat] += fine
+        state.bank += fine
+        return
+    state.paid[by] += fine
+    state.bank += fine
+    if is_cover:
+        state.cover[index] = -1
+        state.cover_ok[index] = True
+        state.open += 1
+        _return_to_hand(state, by, 1 << card)
+    else:
+        covering = state.cover[index]
+        for column in (attack, state.cover, state.attack_by, state.attack_ok, state.cover_ok):
+            del column[index]
+        state.played[by] &= ~(1 << card)
+        _return_to_hand(state, by, 1 << card)
+        if covering >= 0:
+            _return_to_hand(state, state.defender, 1 << covering)
+        else:
+            state.open -= 1
+    ranks = 0
+    for attack_card in attack:
+        ranks |= RANK_BIT[attack_card]
+    for covering in state.cover:
+        if covering >= 0:
+            ranks |= RANK_BIT[covering]
+    state.table_ranks = ranks
+    state.passed = 0
+    _end_bout_if_done(state)
+
+
+# --- the end of a bout ----------------------------------------------------------------------------
+
+def _end_bout_if_done(state: State) -> None:
+    """The bout ends when every attack card is covered (or the defender has taken) and every eligible
+    thrower has passed since the last card was played; at once if nobody is eligible."""
+    if state.open and not state.taken:
+        return
+    if throwers(state) & ~state.passed:
+        return
+    _end_bout(state)
+
+
+def _end_bout(state: State) -> None:
+    hands, n = state.hands, state.n
+    leader, defender = state.attacker, state.defender
+    table = state.table_mask()
+    taken = state.taken
+    if taken:
+        hands[defender] |= table
+    else:
+        state.discard |= table
+        state.discard_count += table.bit_count()
+        state.discarded_once = True
+
+    stock = state.stock
+    if stock:
+        # Draw order: the leader first, then clockwise from the final defender's left, the final
+        # defender last; a leader who ended as the defender draws last.
+        order = [leader] if leader != defender else []
+        for step in range(1, n):
+            seat = (defender + step) % n
+            if seat != leader:
+                order.append(seat)
+        order.append(defender)
+        for seat in order:
+            hand = hands[seat]
+            need = HAND_SIZE - hand.bit_count()
+            while need > 0 and stock:
+                hand |= 1 << stock.pop()
+                need -= 1
+            hands[seat] = hand
+
+    if not stock:
+        # Players go out only now, in the order in which they played their last card.
+        for seat in state.emptied:
+            if not hands[seat] and not state.out_mask >> seat & 1:
+                state.out.append(seat)
+                state.out_mask |= 1 << seat
+        for seat in range(n):
+            if not hands[seat] and not state.out_mask >> seat & 1:
+                state.out.append(seat)
+                state.out_mask |= 1 << seat
+
+    if _game_over(state):
+        return
+
+    if state.team_of is None:
+        if taken or not hands[defender]:
+            leader = _next_with_cards(state, defender)
+        else:
+            leader = defender
+        state.defender = _next_with_cards(state, leader)
+    else:
+        # Teams: the lead falls to the defender (beaten) or to the seat on the taker's left; if that
+        # player is out his next partner with cards leads, against the opponent he would have attacked.
+        team_of = state.team_of
+        lead_seat = (defender + 1) % n if taken else defender
+        team = team_of[lead_seat]
+        leader = lead_seat
+        if not hands[lead_seat]:
+            for step in range(1, n):
+                seat = (lead_seat + step) % n
+                if hands[seat] and team_of[seat] == team:
+                    leader = seat
+                    break
+        state.defender = _next_opponent_with_cards(state, lead_seat, team)
+    state.attacker = leader
+    state.attack, state.cover, state.attack_by, state.attack_ok, state.cover_ok = [], [], [], [], []
+    state.open = 0
+    state.table_ranks = 0
+    state.taken = False
+    state.passed = 0
+    state.shown = 0
+    state.played = [0] * n
+    state.covered = 0
+    state.emptied = []
+    state.limit = _bout_limit(state)
+
+
+def _game_over(state: State) -> bool:
+    n = state.n
+    durak: int | None = None
+    losing_team: list[int] | None = None
+    winner = -1
+    if state.teams is None:
+        remaining = n - len(state.out)
+        if remaining > 1:
+            return False
+        if remaining == 1:
+            durak = next(seat for seat in range(n) if not state.out_mask >> seat & 1)
+            winner = state.out[-1]
+    else:
+        done = [all(state.out_mask >> seat & 1 for seat in team) for team in state.teams]
+        if not any(done):
+            return False
+        if not all(done):
+            winning = 0 if done[0] else 1
+            losing_team = list(state.teams[1 - winning])
+            winner = [seat for seat in state.out if state.team_of and state.team_of[seat] == winning][-1]
+    state.finished = True
+    decided = durak is not None or losing_team is not None
+    state.result = {
+        "outcome": "durak" if decided else "draw",
+        "durak": durak,
+        "losing_team": losing_team,
+        "out_order": list(state.out),
+        "epaulettes": _epaulettes(state, winner, durak) if decided else None,
+    }
+    # The table is cleared; attacker and defender keep their values from the final bout.
+    state.attack, state.cover, state.attack_by, state.attack_ok, state.cover_ok = [], [], [], [], []
+    state.open = 0
+    state.table_ranks = 0
+    return True
+
+
+def _epaulettes(state: State, winner: int, durak: int | None) -> dict[str, object] | None:
+    """RULES.md, Epaulettes: every card the winning side's last player to go out played in the final
+    bout was an attack, throw-in or transfer card of the epaulette rank (not a cover), and at least one
+    of them is not a trump."""
+    if winner < 0 or state.covered >> winner & 1:
+        return None
+    cards = state.played[winner]
+    rank_cards = RANK_MASK[state.epaulette_rank]
+    if not cards or cards & ~rank_cards:
+        return None
+    if not cards & ~state.trump_mask():
+        return None
+    return {"seat": durak, "by": winner, "rank": RANKS[state.epaulette_rank], "cards": names(cards)}
+
+
+def settlement(state: State) -> list[int]:
+    """Each seat's net chips for a finished game: what it paid in (stake, penalties) against its share
+    of the bank. The bank goes in equal shares to the players who are not the durak (not on the losing
+    team); whole chips left over go one each to the winners in the order they went out. In a draw each
+    player gets back what he paid. Chips are neither made nor lost: the result sums to zero."""
+    if not state.finished or state.result is None:
+        raise IllegalAction("the game is not over")
+    paid = state.paid
+    if state.result["outcome"] == "draw":
+        return [0] * state.n
+    losers = set(state.result["losing_team"] or [state.result["durak"]])
+    winners = [seat for seat in state.result["out_order"] if seat not in losers]
+    winners += [seat for seat in range(state.n) if seat not in losers and seat not in winners]
+    share, left_over = divmod(state.bank, len(winners))
+    net = [-amount for amount in paid]
+    for position, seat in enumerate(winners):
+        net[seat] += share + (1 if position < left_over else 0)
+    return net
+
+
+def action_name(kind: int) -> str:
+    return KIND_NAMES[kind]

@@ -1,0 +1,210 @@
+"""Game records (DESIGN.md, "The game record"): load and validate, dump, and replay to the output
+that ``manage.py replay`` prints."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action, action_from_json
+from .cards import LOWEST_RANK, card_name, deck_mask, names, parse_card, parse_suit
+from .errors import EngineError, IllegalAction, MalformedRecord
+from .play import new_game, play
+from .rules import Rules
+from .state import State
+
+EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
+
+
+@dataclass
+class Record:
+    """A parsed record: the rule set, the deal and the action log, each checked for shape."""
+
+    rules: Rules
+    hands: list[int]
+    stock: list[int]
+    trump: int | None = None
+    first_attacker: int | None = None
+    teams: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    stake: int = 0
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+    rules_json: dict[str, Any] = field(default_factory=dict)
+
+    def initial_state(self) -> State:
+        return new_game(
+            self.rules, self.hands, self.stock, trump=self.trump, first_attacker=self.first_attacker,
+            teams=self.teams, stake=self.stake,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "rules": self.rules_json or _rules_json(self.rules),
+            "players": len(self.hands),
+            "hands": [names(hand) for hand in self.hands],
+            "stock": [card_name(card) for card in self.stock],
+        }
+        if not self.stock and self.trump is not None:
+            data["trump"] = "SCDH"[self.trump]
+        if self.first_attacker is not None:
+            data["first_attacker"] = self.first_attacker
+        if self.teams is not None:
+            data["teams"] = [list(team) for team in self.teams]
+        if self.stake:
+            data["stake"] = self.stake
+        data["actions"] = [{"seat": seat, **action.to_json()} for seat, action in self.actions]
+        return data
+
+
+def _rules_json(rules: Rules) -> dict[str, Any]:
+    """Only the options that differ from the defaults, as people write them."""
+    default = Rules().to_dict()
+    return {key: value for key, value in rules.to_dict().items() if default[key] != value}
+
+
+def _int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedRecord(f"{what} must be a whole number")
+    return value
+
+
+def _cards(value: object, what: str, allowed: int) -> list[int]:
+    if not isinstance(value, list):
+        raise MalformedRecord(f"{what} must be a list of cards")
+    cards = []
+    for text in value:
+        try:
+            card = parse_card(text)
+        except ValueError as error:
+            raise MalformedRecord(f"{what}: {error}") from None
+        if not allowed >> card & 1:
+            raise MalformedRecord(f"{what}: {card_name(card)} is not in this deck")
+        cards.append(card)
+    return cards
+
+
+def load_record(data: object) -> Record:
+    """Check a record's shape and build it; MalformedRecord says what is wrong."""
+    if not isinstance(data, dict):
+        raise MalformedRecord("a record must be a JSON object")
+    rules_json = data.get("rules", {})
+    rules = Rules.from_dict(rules_json)
+    deck = deck_mask(rules.deck)
+    players = _int(data.get("players"), "players")
+    if not 2 <= players <= rules.max_players:
+        raise MalformedRecord(f"a {rules.deck}-card game takes 2 to {rules.max_players} players, not {players}")
+    raw_hands = data.get("hands")
+    if not isinstance(raw_hands, list) or len(raw_hands) != players:
+        raise MalformedRecord(f"hands must be a list of {players} hands")
+    hands = []
+    for seat, raw in enumerate(raw_hands):
+        cards = _cards(raw, f"hand of seat {seat}", deck)
+        mask = 0
+        for card in cards:
+            if mask >> card & 1:
+                raise MalformedRecord(f"card listed twice: {card_name(card)}")
+            mask |= 1 << card
+        hands.append(mask)
+    stock = _cards(data.get("stock", []), "stock", deck)
+    trump = None
+    if data.get("trump") is not None:
+        try:
+            trump = parse_suit(data["trump"])
+        except ValueError as error:
+            raise MalformedRecord(str(error)) from None
+    first_attacker = None
+    if data.get("first_attacker") is not None:
+        first_attacker = _int(data["first_attacker"], "first_attacker")
+        if not 0 <= first_attacker < players:
+            raise MalformedRecord(f"first_attacker: no such seat {first_attacker}")
+    teams = None
+    if data.get("teams") is not None:
+        raw_teams = data["teams"]
+        if not isinstance(raw_teams, list) or len(raw_teams) != 2 or not all(isinstance(t, list) for t in raw_teams):
+            raise MalformedRecord("teams must be two lists of seats")
+        teams = (
+            tuple(_int(s, "a team's seat") for s in raw_teams[0]),
+            tuple(_int(s, "a team's seat") for s in raw_teams[1]),
+        )
+    stake = _int(data.get("stake", 0), "stake")
+    if stake < 0:
+        raise MalformedRecord("stake cannot be negative")
+    raw_actions = data.get("actions", [])
+    if not isinstance(raw_actions, list):
+        raise MalformedRecord("actions must be a list")
+    actions = []
+    for index, raw in enumerate(raw_actions):
+        try:
+            if not isinstance(raw, dict):
+                raise MalformedRecord("an action must be an object")
+            seat = _int(raw.get("seat"), "seat")
+            if not 0 <= seat < players:
+                raise MalformedRecord(f"no such seat: {seat}")
+            action = action_from_json(raw)
+            if action.cards & ~deck:
+                raise MalformedRecord(f"{' '.join(names(action.cards & ~deck))} is not in this deck")
+            if action.target >= 0 and not deck >> action.target & 1:
+                raise MalformedRecord(f"{card_name(action.target)} is not in this deck")
+        except MalformedRecord as error:
+            raise MalformedRecord(f"action {index}: {error}") from None
+        actions.append((seat, action))
+    record = Record(
+        rules=rules, hands=hands, stock=stock, trump=trump, first_attacker=first_attacker,
+        teams=teams, stake=stake, actions=actions,
+        rules_json=rules_json if isinstance(rules_json, dict) else {},
+    )
+    record.initial_state()  # checks the deal: a card twice, a seat without cards, no trump
+    return record
+
+
+@dataclass
+class Replay:
+    """What replaying a record gives: the state reached, or the first problem."""
+
+    ok: bool
+    state: State | None = None
+    index: int | None = None
+    error: str | None = None
+    exit_status: int = EXIT_OK
+
+    def to_json(self) -> dict[str, Any]:
+        if not self.ok:
+            return {"ok": False, "index": self.index, "error": self.error}
+        assert self.state is not None
+        return {
+            "ok": True,
+            "finished": self.state.finished,
+            "result": self.state.result,
+            "state": self.state.to_json(),
+        }
+
+
+def replay_record(record: Record) -> Replay:
+    state = record.initial_state()
+    for index, (seat, action) in enumerate(record.actions):
+        try:
+            play(state, seat, action)
+        except IllegalAction as error:
+            return Replay(ok=False, index=index, error=f"{action}: {error}", exit_status=EXIT_ILLEGAL)
+    return Replay(ok=True, state=state)
+
+
+def replay_json(data: object) -> Replay:
+    """Replay a record given as parsed JSON; never raises for bad input."""
+    try:
+        record = load_record(data)
+    except EngineError as error:
+        return Replay(ok=False, index=None, error=str(error), exit_status=EXIT_MALFORMED)
+    return replay_record(record)
+
+
+def replay_text(text: str) -> Replay:
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        return Replay(ok=False, index=None, error=f"not JSON: {error}", exit_status=EXIT_MALFORMED)
+    return replay_json(data)
+
+
+def lowest_rank_name(deck: int) -> str:
+    return ("2", "3", "4", "5", "6", "7", "8", "9")[LOWEST_RANK[deck]]
