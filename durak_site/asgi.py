@@ -1,0 +1,24 @@
+"""The ASGI application that Daphne serves: Django for HTTP, Channels consumers for WebSocket."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings.local")
+
+# Set Django up before importing anything that touches models (consumers, auth middleware).
+django_http_application = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from durak_site.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_http_application,
+        # The Origin check refuses pages of other sites that would ride on a player's session cookie.
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns()))),
+    }
+)

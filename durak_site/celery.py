@@ -1,0 +1,137 @@
+"""The Celery app: JSON only, late acks, time limits, one queue per kind of work.
+
+Every task of the project uses DurakTask as its base (it is the app's task class, so `@shared_task` and
+`@app.task` get it without saying so). With a broker (REDIS_URL set) it is plain Celery. Without one
+(settings.TASKS_IN_PROCESS) `apply_async`, `delay` and `delay_on_commit` hand the task to the
+in-process runner, which runs it at its time: `turn_timeout.apply_async(args=[game_id, version],
+countdown=30)` fires 30 s later in both modes, and `eta=` works the same way.
+
+Routing: tasks go to the "games" queue unless routed elsewhere; tasks named `games.tasks.bot_*` go to
+"bots" and `tournaments.tasks.*` to "tournaments" (or pass `queue=` to the task decorator).
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import os
+import uuid
+from typing import Any
+
+from celery import Celery, Task
+from celery.result import AsyncResult
+from django.utils import timezone
+from kombu import Queue
+
+from durak_site.inprocess_tasks import in_process_runner
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings.local")
+
+logger = logging.getLogger(__name__)
+
+TASK_QUEUES = ("games", "bots", "tournaments")
+
+# Celery's Redis transport hands an unacknowledged message to another worker after this long; with
+# late acks a task waiting for its ETA is unacknowledged, so this must exceed the longest countdown
+# we use (a round that starts later today) or the task would be delivered twice.
+_REDIS_VISIBILITY_TIMEOUT_S = 24 * 60 * 60
+
+
+def _delay_until(*, countdown: float | None, eta: datetime.datetime | None) -> float:
+    if countdown is not None:
+        return float(countdown)
+    if eta is not None:
+        if timezone.is_naive(eta):
+            eta = timezone.make_aware(eta)
+        return (eta - timezone.now()).total_seconds()
+    return 0.0
+
+
+def _expiry_moment(*, expires: float | datetime.datetime | None) -> datetime.datetime | None:
+    if expires is None:
+        return None
+    if isinstance(expires, datetime.datetime):
+        return expires if timezone.is_aware(expires) else timezone.make_aware(expires)
+    return timezone.now() + datetime.timedelta(seconds=float(expires))
+
+
+class DurakTask(Task):
+    def apply_async(
+        self,
+        args: Any = None,
+        kwargs: Any = None,
+        task_id: str | None = None,
+        producer: Any = None,
+        link: Any = None,
+        link_error: Any = None,
+        shadow: str | None = None,
+        **options: Any,
+    ) -> AsyncResult:
+        from django.conf import settings
+
+        if not settings.TASKS_IN_PROCESS:
+            return super().apply_async(args, kwargs, task_id, producer, link, link_error, shadow, **options)
+        task_id = task_id or str(uuid.uuid4())
+        expires_at = _expiry_moment(expires=options.get("expires"))
+        delay_s = _delay_until(countdown=options.get("countdown"), eta=options.get("eta"))
+
+        def run_task() -> None:
+            _run_in_process(self, args=tuple(args or ()), kwargs=dict(kwargs or {}), task_id=task_id,
+                            expires_at=expires_at)
+
+        in_process_runner().submit(call=run_task, delay_s=delay_s)
+        return AsyncResult(task_id, app=self.app)
+
+
+def _run_in_process(
+    task: Task,
+    *,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    task_id: str,
+    expires_at: datetime.datetime | None,
+) -> None:
+    from django.db import close_old_connections
+
+    if expires_at is not None and timezone.now() > expires_at:
+        logger.info("in-process task %s[%s] expired before it ran", task.name, task_id)
+        return
+    # Each task gets fresh database connections on this thread, as a worker's task would.
+    close_old_connections()
+    try:
+        result = task.apply(args=args, kwargs=kwargs, task_id=task_id)
+        if result.failed():
+            logger.error("in-process task %s[%s] failed:\n%s", task.name, task_id, result.traceback)
+    finally:
+        close_old_connections()
+
+
+app = Celery("durak_site", task_cls=DurakTask)
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.update(
+    task_serializer="json",
+    result_serializer="json",
+    accept_content=["json"],
+    result_accept_content=["json"],
+    # A task is acknowledged after it ran, so a worker that dies mid-task leaves it to another;
+    # tasks take ids and re-check state, so running twice is harmless.
+    task_acks_late=True,
+    task_reject_on_worker_lost=True,
+    worker_prefetch_multiplier=1,
+    task_time_limit=120,
+    task_soft_time_limit=100,
+    # Tasks report through the database; the few that answer a caller say ignore_result=False.
+    task_ignore_result=True,
+    result_expires=60 * 60,
+    task_queues=[Queue(name) for name in TASK_QUEUES],
+    task_default_queue="games",
+    task_routes={
+        "games.tasks.bot_*": {"queue": "bots"},
+        "tournaments.tasks.*": {"queue": "tournaments"},
+    },
+    broker_connection_retry_on_startup=True,
+    broker_transport_options={"visibility_timeout": _REDIS_VISIBILITY_TIMEOUT_S},
+    result_backend_transport_options={"visibility_timeout": _REDIS_VISIBILITY_TIMEOUT_S},
+    worker_send_task_events=False,
+)
+app.autodiscover_tasks()

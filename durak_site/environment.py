@@ -1,0 +1,109 @@
+"""Turns environment variables into the backend settings: SQLite or PostgreSQL, in-process or Redis.
+
+Kept apart from the settings modules so that both configurations can be tested as plain functions,
+without re-importing Django settings under a changed environment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+# Used only by the local and test settings; production refuses it (see production_settings_check).
+DEVELOPMENT_SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
+
+# Django's own deployment check (security.W009) treats these as "not a real secret".
+_SECRET_KEY_MIN_LENGTH = 50
+_SECRET_KEY_MIN_UNIQUE_CHARACTERS = 5
+_INSECURE_SECRET_KEY_PREFIX = "django-insecure-"
+
+
+@dataclass(frozen=True)
+class Backends:
+    """What the site talks to, derived from DATABASE_URL and REDIS_URL."""
+
+    databases: dict[str, dict[str, Any]]
+    channel_layers: dict[str, dict[str, Any]]
+    celery_broker_url: str
+    celery_result_backend: str | None
+    # True when no broker is configured: tasks run on a scheduler thread inside the server process.
+    tasks_in_process: bool
+
+
+def database_settings(*, database_url: str | None, base_dir: Path) -> dict[str, Any]:
+    if not database_url:
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(base_dir / "db.sqlite3"),
+            "OPTIONS": {
+                # The server, its in-process task thread and a test's Daphne share one file:
+                # WAL lets readers go on while one writer writes, IMMEDIATE takes the write lock
+                # at BEGIN so two writers queue instead of failing to upgrade a read lock.
+                "init_command": "PRAGMA journal_mode=WAL;",
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+            },
+        }
+    config: dict[str, Any] = environ.Env.db_url_config(database_url)
+    if config["ENGINE"] == "django.db.backends.postgresql":
+        # Daphne serves requests from many threads and coroutines; a connection kept open across
+        # requests would outlive its thread, so each request opens and closes its own.
+        config["CONN_MAX_AGE"] = 0
+        config["CONN_HEALTH_CHECKS"] = True
+    return config
+
+
+def channel_layer_settings(*, redis_url: str | None) -> dict[str, Any]:
+    if not redis_url:
+        # One process: an in-memory layer reaches every consumer that exists.
+        return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    return {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [redis_url], "prefix": "durak", "capacity": 1500, "expiry": 30},
+    }
+
+
+def backends_from_environment(environment: Mapping[str, str], *, base_dir: Path) -> Backends:
+    database_url = environment.get("DATABASE_URL") or None
+    redis_url = environment.get("REDIS_URL") or None
+    return Backends(
+        databases={"default": database_settings(database_url=database_url, base_dir=base_dir)},
+        channel_layers={"default": channel_layer_settings(redis_url=redis_url)},
+        # "memory://" keeps Celery from reaching for a default AMQP server in in-process mode;
+        # durak_site.celery.DurakTask never publishes to it there.
+        celery_broker_url=redis_url or "memory://",
+        celery_result_backend=redis_url,
+        tasks_in_process=redis_url is None,
+    )
+
+
+def secret_key_is_real(secret_key: str) -> bool:
+    return (
+        len(secret_key) >= _SECRET_KEY_MIN_LENGTH
+        and len(set(secret_key)) >= _SECRET_KEY_MIN_UNIQUE_CHARACTERS
+        and not secret_key.startswith(_INSECURE_SECRET_KEY_PREFIX)
+        and secret_key != DEVELOPMENT_SECRET_KEY
+    )
+
+
+def production_settings_check(*, secret_key: str, debug: bool, allowed_hosts: list[str]) -> None:
+    """Refuse to start a production site that would leak sessions, secrets or stack traces."""
+    problems = []
+    if not secret_key:
+        problems.append("SECRET_KEY is not set")
+    elif not secret_key_is_real(secret_key):
+        problems.append(
+            f"SECRET_KEY is not a real secret (it needs {_SECRET_KEY_MIN_LENGTH}+ random characters, "
+            f"not the development key)"
+        )
+    if debug:
+        problems.append("DEBUG is on")
+    if not allowed_hosts:
+        problems.append("ALLOWED_HOSTS is not set")
+    if problems:
+        raise ImproperlyConfigured("Production settings refuse to start: " + "; ".join(problems) + ".")

@@ -1,0 +1,100 @@
+"""Runs Celery tasks inside this process, each at its due time, for a site started without a broker.
+
+One daemon thread takes calls off a heap ordered by due time, so a task given a 30-second countdown
+runs 30 seconds later, not at once (Celery's eager mode would run it at once), and a task without
+one runs as soon as the thread is free, after the caller has moved on, as it would with a worker.
+Like a worker with a concurrency of one, it runs one task at a time.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(order=True)
+class _ScheduledCall:
+    run_at: float  # time.monotonic() seconds
+    sequence: int  # keeps calls due at the same moment in the order they were submitted
+    call: Callable[[], None] = field(compare=False)
+
+
+class InProcessTaskRunner:
+    def __init__(self) -> None:
+        self._scheduled: list[_ScheduledCall] = []
+        self._condition = threading.Condition()
+        self._sequence = itertools.count()
+        self._thread: threading.Thread | None = None
+        self._calls_running = 0
+
+    def submit(self, *, call: Callable[[], None], delay_s: float = 0.0) -> None:
+        with self._condition:
+            run_at = time.monotonic() + max(0.0, delay_s)
+            heapq.heappush(self._scheduled, _ScheduledCall(run_at, next(self._sequence), call))
+            self._start_thread_if_needed()
+            self._condition.notify_all()
+
+    def pending_count(self) -> int:
+        with self._condition:
+            return len(self._scheduled) + self._calls_running
+
+    def is_alive(self) -> bool:
+        """Whether submitted calls will run: the thread runs, or starts with the first submission."""
+        return self._thread is None or self._thread.is_alive()
+
+    def wait_until_idle(self, *, timeout_s: float) -> bool:
+        """Wait until nothing is scheduled or running; for tests and orderly shutdown."""
+        deadline = time.monotonic() + timeout_s
+        with self._condition:
+            while self._scheduled or self._calls_running:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._condition.wait(remaining)
+            return True
+
+    def _start_thread_if_needed(self) -> None:
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._run_forever, name="in-process-tasks", daemon=True)
+            self._thread.start()
+
+    def _run_forever(self) -> None:
+        while True:
+            with self._condition:
+                scheduled = self._next_due_call()
+                self._calls_running += 1
+            try:
+                scheduled.call()
+            except Exception:
+                # One failing task must not stop the thread that runs all the others.
+                logger.exception("in-process task failed")
+            finally:
+                with self._condition:
+                    self._calls_running -= 1
+                    self._condition.notify_all()
+
+    def _next_due_call(self) -> _ScheduledCall:
+        """Block until the earliest call is due and take it; the caller holds the condition's lock."""
+        while True:
+            if not self._scheduled:
+                self._condition.wait()
+                continue
+            wait_s = self._scheduled[0].run_at - time.monotonic()
+            if wait_s <= 0:
+                return heapq.heappop(self._scheduled)
+            # Wakes early when an earlier call is submitted.
+            self._condition.wait(wait_s)
+
+
+_runner = InProcessTaskRunner()
+
+
+def in_process_runner() -> InProcessTaskRunner:
+    return _runner

@@ -1,0 +1,84 @@
+"""Start the whole site for `make run`: Daphne, and with a broker a Celery worker and beat; stop them together.
+
+Ctrl-C (or SIGTERM) stops every process it started; when one of them dies, the others are stopped too,
+so nothing is left running half-way.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from types import FrameType
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from durak_site.celery import TASK_QUEUES
+
+_STOP_GRACE_S = 10.0
+
+
+class _StopRequested(Exception):
+    pass
+
+
+def _raise_stop(signum: int, frame: FrameType | None) -> None:
+    raise _StopRequested(signal.Signals(signum).name)
+
+
+class Command(BaseCommand):
+    help = "Serve the site with Daphne (plus a Celery worker and beat when REDIS_URL is set) until Ctrl-C."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        commands = {
+            "daphne": [sys.executable, "-m", "daphne", "-b", options["host"], "-p", str(options["port"]),
+                       "durak_site.asgi:application"],
+        }
+        if not settings.TASKS_IN_PROCESS:
+            celery = [sys.executable, "-m", "celery", "-A", "durak_site"]
+            commands["celery-worker"] = [*celery, "worker", "--loglevel=INFO", "-Q", ",".join(TASK_QUEUES)]
+            commands["celery-beat"] = [*celery, "beat", "--loglevel=INFO"]
+        signal.signal(signal.SIGTERM, _raise_stop)
+        processes: dict[str, subprocess.Popen[bytes]] = {}
+        try:
+            for name, command in commands.items():
+                processes[name] = subprocess.Popen(command)  # inherits DJANGO_SETTINGS_MODULE
+                self.stdout.write(f"started {name} (pid {processes[name].pid})")
+            mode = "in-process tasks" if settings.TASKS_IN_PROCESS else "Celery worker and beat on Redis"
+            self.stdout.write(
+                self.style.SUCCESS(f"Serving http://{options['host']}:{options['port']}/ with {mode}. Ctrl-C stops.")
+            )
+            self._wait_for_first_exit(processes)
+        except (KeyboardInterrupt, _StopRequested):
+            self.stdout.write("stopping...")
+        finally:
+            self._stop_all(processes)
+
+    def _wait_for_first_exit(self, processes: dict[str, subprocess.Popen[bytes]]) -> None:
+        while True:
+            for name, process in processes.items():
+                status = process.poll()
+                if status is not None:
+                    raise CommandError(f"{name} exited with status {status}; stopping the rest")
+            time.sleep(0.5)
+
+    def _stop_all(self, processes: dict[str, subprocess.Popen[bytes]]) -> None:
+        for process in processes.values():
+            if process.poll() is None:
+                process.terminate()
+        deadline = time.monotonic() + _STOP_GRACE_S
+        for name, process in processes.items():
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                self.stderr.write(f"{name} did not stop in {_STOP_GRACE_S:.0f} s; killing it")
+                process.kill()
+                process.wait()
+        self.stdout.write("all stopped")

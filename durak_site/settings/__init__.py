@@ -1,0 +1,1 @@
+"""Settings modules: base (shared), local (the default on a developer's machine), test, production."""

@@ -1,0 +1,138 @@
+"""Settings shared by every environment; each value that differs between machines comes from the environment.
+
+local.py (the default), test.py and production.py build on this module.
+"""
+
+import os
+from pathlib import Path
+
+import environ
+from django.utils.translation import gettext_lazy as _
+
+from durak_site.environment import backends_from_environment
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+env = environ.Env()
+
+SECRET_KEY = env.str("SECRET_KEY", default="")
+DEBUG = env.bool("DEBUG", default=False)
+ALLOWED_HOSTS: list[str] = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+BACKENDS = backends_from_environment(os.environ, base_dir=BASE_DIR)
+
+INSTALLED_APPS = [
+    # daphne first: it replaces runserver with an ASGI server that also speaks WebSocket.
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_celery_beat",
+    "django_countries",
+    "durak_site",
+    "accounts",
+    "games",
+    "tournaments",
+    "ratings",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "durak_site.urls"
+ASGI_APPLICATION = "durak_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "durak_site.navigation.navigation",
+            ],
+        },
+    },
+]
+
+DATABASES = BACKENDS.databases
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+CHANNEL_LAYERS = BACKENDS.channel_layers
+
+# Accounts
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = ["accounts.backends.HumanOnlyBackend"]
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# E-mail: printed to the console unless EMAIL_URL names a real server (smtp://user:pass@host:587).
+_email = env.email_url("EMAIL_URL", default="consolemail://")
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT = _email.get("EMAIL_PORT") or 25
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
+EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Durak championships <noreply@localhost>")
+
+# Languages: English by default, Russian for browsers that ask for it, a switch on every page.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("ru", _("Russian"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = env.str("TIME_ZONE", default="Europe/Moscow")
+USE_TZ = True
+
+# Static files, served by WhiteNoise from the app server itself.
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+# Outside production WhiteNoise reads the source folders, so nobody has to run collectstatic.
+WHITENOISE_USE_FINDERS = True
+
+# Celery. Without REDIS_URL tasks run on a scheduler thread in the server process (durak_site.celery).
+TASKS_IN_PROCESS = BACKENDS.tasks_in_process
+CELERY_BROKER_URL = BACKENDS.celery_broker_url
+CELERY_RESULT_BACKEND = BACKENDS.celery_result_backend
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # Replaces Django's own "django" handlers, which would print each record a second time.
+    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+}

@@ -1,0 +1,13 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from durak_site import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("rules/", views.rules, name="rules"),
+    path("language/", views.language_switch, name="language-switch"),
+    path("healthz", views.healthz, name="healthz"),
+    path("accounts/", include("accounts.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,1 @@
+"""Tournaments: Swiss and round-robin events, their rounds, pairings (tournaments/pairing) and standings."""
