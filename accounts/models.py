@@ -1,0 +1,50 @@
+"""The account model: a user with a public profile; bots are users too, marked as such."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django_countries.fields import CountryField
+
+
+class BotLevel(models.TextChoices):
+    EASY = "easy", _("Easy")
+    MEDIUM = "medium", _("Medium")
+    HARD = "hard", _("Hard")
+    EXPERT = "expert", _("Expert")
+
+
+class User(AbstractUser):
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    country = CountryField(_("country"), blank=True)
+    preferred_language = models.CharField(
+        _("preferred language"), max_length=8, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
+    )
+    # A bot account seats a bot engine at tables and in tournaments; it never logs in
+    # (accounts.backends.HumanOnlyBackend) and has no usable password.
+    is_bot = models.BooleanField(_("bot"), default=False)
+    bot_engine = models.CharField(_("bot engine"), max_length=40, blank=True)
+    bot_level = models.CharField(_("bot level"), max_length=10, choices=BotLevel.choices, blank=True)
+
+    class Meta:
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
+        permissions = [
+            ("direct_tournaments", _("Can create and direct tournaments")),
+            ("adjudicate_games", _("Can adjudicate disputed games")),
+        ]
+        constraints = [
+            # A bot names its engine and level; a human names neither.
+            models.CheckConstraint(
+                condition=(Q(is_bot=True) & ~Q(bot_engine="") & ~Q(bot_level=""))
+                | (Q(is_bot=False) & Q(bot_engine="") & Q(bot_level="")),
+                name="accounts_user_bot_engine_and_level_iff_bot",
+            ),
+        ]
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username

@@ -1,0 +1,118 @@
+"""Every change to accounts goes through here: sign-up, profiles, bots, roles."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import Group, Permission
+from django.core.exceptions import ImproperlyConfigured, ValidationError
+from django.db import transaction
+
+from accounts.models import BotLevel, User
+from accounts.roles import TOURNAMENT_DIRECTOR_PERMISSIONS, TOURNAMENT_DIRECTORS_GROUP, Role
+
+
+@transaction.atomic
+def user_sign_up(*, username: str, email: str, password: str, preferred_language: str) -> User:
+    user = User(username=username, email=email, preferred_language=preferred_language)
+    user.set_password(password)
+    user.full_clean()
+    user.save()
+    return user
+
+
+@transaction.atomic
+def user_profile_update(*, user: User, display_name: str, country: str, preferred_language: str) -> User:
+    user.display_name = display_name.strip()
+    user.country = country
+    user.preferred_language = preferred_language
+    user.full_clean(exclude=["password"])
+    user.save(update_fields=["display_name", "country", "preferred_language"])
+    return user
+
+
+def user_language_set(*, user: User, language: str) -> User:
+    if language not in dict(settings.LANGUAGES):
+        raise ValidationError({"preferred_language": f"unknown language {language!r}"})
+    if user.preferred_language != language:
+        user.preferred_language = language
+        user.save(update_fields=["preferred_language"])
+    return user
+
+
+@transaction.atomic
+def bot_account_ensure(*, username: str, display_name: str, engine: str, level: BotLevel) -> User:
+    """Create the bot account, or bring an existing one to this engine and level."""
+    bot, _ = User.objects.select_for_update().get_or_create(
+        username=username,
+        defaults={"is_bot": True, "bot_engine": engine, "bot_level": level, "display_name": display_name},
+    )
+    if not bot.is_bot:
+        raise ValidationError({"username": f"{username!r} belongs to a human account"})
+    bot.display_name, bot.bot_engine, bot.bot_level = display_name, engine, level
+    bot.set_unusable_password()
+    bot.full_clean(exclude=["password"])
+    bot.save()
+    return bot
+
+
+@transaction.atomic
+def admin_account_ensure(*, username: str, email: str, password: str) -> User:
+    """Create the administrator, or reset its password (the demo prints a new one at every start)."""
+    admin, _ = User.objects.select_for_update().get_or_create(username=username, defaults={"email": email})
+    if admin.is_bot:
+        raise ValidationError({"username": f"{username!r} is a bot account"})
+    admin.is_staff = admin.is_superuser = admin.is_active = True
+    admin.set_password(password)
+    admin.save()
+    return admin
+
+
+@transaction.atomic
+def user_role_grant(*, user: User, role: Role) -> User:
+    if user.is_bot:
+        raise ValidationError("a bot account holds no role")
+    if role == Role.TOURNAMENT_DIRECTOR:
+        user.groups.add(_tournament_directors_group())
+    elif role == Role.ADMIN:
+        user.is_staff = user.is_superuser = True
+        user.save(update_fields=["is_staff", "is_superuser"])
+    return user
+
+
+@transaction.atomic
+def user_role_revoke(*, user: User, role: Role) -> User:
+    if role == Role.TOURNAMENT_DIRECTOR:
+        user.groups.remove(_tournament_directors_group())
+    elif role == Role.ADMIN:
+        user.is_staff = user.is_superuser = False
+        user.save(update_fields=["is_staff", "is_superuser"])
+    elif role == Role.PLAYER:
+        raise ValidationError("every human account is a player")
+    return user
+
+
+def _tournament_directors_group() -> Group:
+    group, _ = Group.objects.get_or_create(name=TOURNAMENT_DIRECTORS_GROUP)
+    return group
+
+
+@transaction.atomic
+def roles_sync(*, strict: bool = True) -> None:
+    """Make the directors' group hold exactly TOURNAMENT_DIRECTOR_PERMISSIONS.
+
+    strict: a listed permission that does not exist is an error. After migrations only: while they
+    run, permissions of apps not yet migrated are missing and are added on a later call.
+    """
+    wanted = set(TOURNAMENT_DIRECTOR_PERMISSIONS)
+    permissions = []
+    found = set()
+    for permission in Permission.objects.select_related("content_type").filter(
+        codename__in=[code.split(".", 1)[1] for code in wanted]
+    ):
+        code = f"{permission.content_type.app_label}.{permission.codename}"
+        if code in wanted:
+            permissions.append(permission)
+            found.add(code)
+    if strict and found != wanted:
+        raise ImproperlyConfigured(f"unknown permissions for tournament directors: {sorted(wanted - found)}")
+    _tournament_directors_group().permissions.set(permissions)

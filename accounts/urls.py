@@ -1,0 +1,22 @@
+from django.urls import path
+
+from accounts import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("sign-up/", views.sign_up, name="sign-up"),
+    path("log-in/", views.LogInView.as_view(), name="login"),
+    path("log-out/", views.LogOutView.as_view(), name="logout"),
+    path("profile/", views.profile, name="profile"),
+    path("password/change/", views.PasswordChangeView.as_view(), name="password-change"),
+    path("password/change/done/", views.PasswordChangeDoneView.as_view(), name="password-change-done"),
+    path("password/reset/", views.PasswordResetView.as_view(), name="password-reset"),
+    path("password/reset/sent/", views.PasswordResetDoneView.as_view(), name="password-reset-done"),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        views.PasswordResetConfirmView.as_view(),
+        name="password-reset-confirm",
+    ),
+    path("password/reset/done/", views.PasswordResetCompleteView.as_view(), name="password-reset-complete"),
+]

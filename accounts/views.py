@@ -1,0 +1,128 @@
+"""Account pages: sign-up, log-in and out, profile, password change and reset."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts.forms import ProfileForm, SignUpForm
+from accounts.models import User
+from accounts.selectors import user_roles
+from accounts.services import user_profile_update, user_sign_up
+
+
+def _remember_language(response: HttpResponse, language: str) -> HttpResponse:
+    """Pages follow the language cookie before the browser's Accept-Language (LocaleMiddleware)."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+    )
+    return response
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+@require_http_methods(["GET", "POST"])
+def sign_up(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("accounts:profile")
+    form = SignUpForm(request.POST or None, initial={"preferred_language": get_language()})
+    if request.method == "POST" and form.is_valid():
+        user = user_sign_up(
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+            preferred_language=form.cleaned_data["preferred_language"],
+        )
+        login(request, user, backend="accounts.backends.HumanOnlyBackend")
+        messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
+        return _remember_language(redirect("accounts:profile"), user.preferred_language)
+    return render(request, "accounts/sign_up.html", {"form": form})
+
+
+class LogInView(auth_views.LoginView):
+    template_name = "accounts/log_in.html"
+    redirect_authenticated_user = True
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_valid(form)
+        return _remember_language(response, form.get_user().preferred_language)
+
+
+class LogOutView(auth_views.LogoutView):
+    pass
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    """The profile page; with htmx, the form alone is posted and redrawn in place."""
+    user = cast(User, request.user)  # login_required: never anonymous here
+    form = ProfileForm(request.POST or None, instance=user)
+    if request.method == "POST" and form.is_valid():
+        language_before = user.preferred_language
+        user_profile_update(
+            user=user,
+            display_name=form.cleaned_data["display_name"],
+            country=form.cleaned_data["country"],
+            preferred_language=form.cleaned_data["preferred_language"],
+        )
+        if not _is_htmx(request):
+            messages.success(request, _("Profile saved."))
+            return _remember_language(redirect("accounts:profile"), user.preferred_language)
+        response = render(request, "accounts/_profile_form.html", {"form": ProfileForm(instance=user), "saved": True})
+        if user.preferred_language != language_before:
+            # The whole page, not just the form, must now be drawn in the new language.
+            response["HX-Refresh"] = "true"
+        return _remember_language(response, user.preferred_language)
+    if _is_htmx(request):
+        return render(request, "accounts/_profile_form.html", {"form": form, "saved": False})
+    return render(
+        request, "accounts/profile.html", {"form": form, "profile_user": user, "roles": user_roles(user=user)}
+    )
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:password-change-done")
+
+
+class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
+    template_name = "accounts/password_change_done.html"
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "accounts/password_reset.html"
+    email_template_name = "accounts/email/password_reset.txt"
+    subject_template_name = "accounts/email/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password-reset-done")
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password-reset-complete")
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/password_reset_complete.html"
