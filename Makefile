@@ -70,7 +70,9 @@ $(DEV_STAMP): pyproject.toml constraints.txt | $(BIN)/python
 
 messages: $(DEV_STAMP)
 	@command -v xgettext >/dev/null || { echo "makemessages needs GNU gettext: apt-get install gettext"; exit 1; }
-	$(BIN)/python manage.py makemessages --locale ru --ignore '.venv/*' --ignore 'staticfiles/*' --no-obsolete
+	$(BIN)/python manage.py makemessages --locale ru --no-obsolete \
+		--ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'tests/*' --ignore 'bench/*' \
+		--ignore 'games/engine/*' --ignore 'games/bots/*' --ignore 'tournaments/pairing/*'
 	$(BIN)/python manage.py compile_translations
 
 constraints:
