@@ -247,8 +247,9 @@ def _pairwise_changes(ratings: Sequence[float], ks: Sequence[float], place_of: S
 
 def _moved(player: PlayerRating, delta: float, k: float) -> RatingChange:
     rating = player.rating + delta
-    after = PlayerRating(rating=rating, games=player.games + 1, peak=max(player.peak, rating))
-    return RatingChange(before=player, after=after, delta=delta, k=k)
+    # Positional arguments and no max() call: this runs once per player per game in a recomputation.
+    peak = rating if rating > player.peak else player.peak
+    return RatingChange(player, PlayerRating(rating, player.games + 1, peak), delta, k)
 
 
 def rate_game(ratings: Sequence[PlayerRating], outcome: Outcome) -> list[RatingChange]:
@@ -276,9 +277,7 @@ def rate_game(ratings: Sequence[PlayerRating], outcome: Outcome) -> list[RatingC
             raise ValueError(f"team {index + 1} is split across places")
         team_places.append(team_place.pop())
     team_deltas = _pairwise_changes(team_ratings, team_ks, team_places)
-    return [
-        _moved(ratings[seat], team_deltas[team_of[seat]], team_ks[team_of[seat]]) for seat in range(seats)
-    ]
+    return [_moved(ratings[seat], team_deltas[team_of[seat]], team_ks[team_of[seat]]) for seat in range(seats)]
 
 
 def apply_game(standings: MutableMapping[P, PlayerRating], game: RatedGame[P]) -> list[RatingChange]:
@@ -310,9 +309,7 @@ def replay(
         yield game, apply_game(standings, game)
 
 
-def recompute(
-    games: Iterable[RatedGame[P]], initial: Mapping[P, PlayerRating] | None = None
-) -> dict[P, PlayerRating]:
+def recompute(games: Iterable[RatedGame[P]], initial: Mapping[P, PlayerRating] | None = None) -> dict[P, PlayerRating]:
     """Every player's rating after applying ``games`` in order from ``initial`` (default: nobody rated)."""
     standings: dict[P, PlayerRating] = dict(initial) if initial is not None else {}
     for game in games:
