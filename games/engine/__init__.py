@@ -7,13 +7,17 @@ may see; records load, dump and replay games.
 
 from .actions import Action, action_from_json
 from .errors import EngineError, IllegalAction, MalformedRecord
-from .play import apply, legal_actions, new_game, play, settlement, throwers
+from .deal import Deal, commitment, deal, first_attacker_for, redeal_allowed, verify_commitment
+from .play import actors, apply, is_legal, legal_actions, new_game, play, settlement, throwers
+from .views import public_view, seat_view
 from .records import Record, Replay, load_record, replay_json, replay_record, replay_text
 from .rules import Rules, preset_rules
 from .state import State
 
 __all__ = [
-    "Action", "EngineError", "IllegalAction", "MalformedRecord", "Record", "Replay", "Rules", "State",
+    "Action", "Deal", "EngineError", "IllegalAction", "MalformedRecord", "Record", "Replay", "Rules", "State",
     "action_from_json", "apply", "legal_actions", "load_record", "new_game", "play", "preset_rules",
-    "replay_json", "replay_record", "replay_text", "settlement", "throwers",
+    "replay_json", "replay_record", "replay_text", "settlement", "throwers", "actors", "is_legal",
+    "commitment", "deal", "first_attacker_for", "redeal_allowed", "verify_commitment", "public_view",
+    "seat_view",
 ]

@@ -226,8 +226,20 @@ def _submasks(mask: int, most: int) -> list[int]:
 
 # --- legal actions --------------------------------------------------------------------------------
 
+def is_legal(state: State, seat: int, action: Action) -> bool:
+    """Whether ``apply`` would accept the action (the ground truth ``legal_actions`` lists)."""
+    try:
+        play(state.copy(), seat, action)
+    except IllegalAction:
+        return False
+    return True
+
+
 def legal_actions(state: State, seat: int) -> list[Action]:
-    """Every action ``seat`` may take now (empty when it is not his to act)."""
+    """Every action ``seat`` may take now (empty when it is not his to act).
+
+    At a cheating table, throw-ins that mix several cards of ranks missing from the table are legal
+    but not listed (see below); every other legal action is listed."""
     if state.finished or state.out_mask >> seat & 1:
         return []
     hand = state.hands[seat]
@@ -263,9 +275,17 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     elif throwers(state) >> seat & 1 and not state.passed >> seat & 1:
         room = state.limit - len(attack)
         if room > 0:
-            candidates = hand if cheating else hand & CARDS_OF_RANKS[state.table_ranks]
-            for sub in _submasks(candidates, room):
+            honest = hand & CARDS_OF_RANKS[state.table_ranks]
+            for sub in _submasks(honest, room):
                 actions.append(Action(THROW, sub))
+            if cheating:
+                # A dishonest throw-in is listed one card at a time: throws that mix several cards
+                # are legal too (``is_legal``), but listing them all would grow as 2 ** hand size.
+                dishonest = hand & ~honest
+                while dishonest:
+                    low = dishonest & -dishonest
+                    actions.append(Action(THROW, low))
+                    dishonest ^= low
         if state.taken or not state.open:
             actions.append(Action(PASS))
     if cheating:
@@ -446,6 +466,9 @@ def _throw(state: State, seat: int, cards: int) -> None:
         if wrong:
             raise IllegalAction(f"throw-in {' '.join(names(wrong))}: no card of that rank is on the table")
     _add_attack_cards(state, seat, cards, table_ranks)
+    if state.taken:
+        # A thrower who has just thrown his last cards after a take may leave nobody to pass.
+        _end_bout_if_done(state)
 
 
 def _cover(state: State, seat: int, action: Action) -> None:
@@ -770,3 +793,28 @@ def settlement(state: State) -> list[int]:
 
 def action_name(kind: int) -> str:
     return KIND_NAMES[kind]
+
+
+def actors(state: State) -> list[int]:
+    """The seats that have at least one legal action now, without listing the actions."""
+    if state.finished:
+        return []
+    if not state.attack:
+        return [state.attacker]
+    if state.rules.cheating:
+        # Anyone still in the game may accuse a card he did not play.
+        return [seat for seat in range(state.n) if not state.out_mask >> seat & 1 and legal_actions(state, seat)]
+    seats = []
+    defender = state.defender
+    if not state.taken and state.open:
+        seats.append(defender)
+    mask = throwers(state) & ~state.passed
+    if mask:
+        can_pass = state.taken or not state.open
+        room = state.limit - len(state.attack)
+        wanted = CARDS_OF_RANKS[state.table_ranks]
+        hands = state.hands
+        for seat in range(state.n):
+            if mask >> seat & 1 and (can_pass or room > 0 and hands[seat] & wanted):
+                seats.append(seat)
+    return seats

@@ -1,0 +1,122 @@
+"""A fair deal: a seed from ``secrets``, a shuffle reproducible from it, and a commitment to the deck.
+
+The deck order is fixed at deal time. Before the game its commitment, SHA-256 of a salt and the order,
+can be published; after the game the salt and the order are revealed and anyone can check them
+(``verify_commitment``). The shuffle is Fisher-Yates driven by SHA-256 of the seed and a counter, so the
+same seed gives the same deck on every machine and Python version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+
+from .cards import SUIT_MASK, card_name, deck_cards, mask_of
+from .errors import MalformedRecord
+from .play import HAND_SIZE, lowest_trump_holder, new_game
+from .rules import Rules
+from .state import State
+
+
+def new_seed() -> str:
+    return secrets.token_hex(16)
+
+
+class _SeededStream:
+    """Uniform integers from SHA-256(seed, counter); rejection sampling keeps them unbiased."""
+
+    def __init__(self, seed: str) -> None:
+        self.seed = seed.encode()
+        self.counter = 0
+
+    def below(self, bound: int) -> int:
+        limit = (1 << 64) - (1 << 64) % bound
+        while True:
+            digest = hashlib.sha256(self.seed + b":" + str(self.counter).encode()).digest()
+            self.counter += 1
+            value = int.from_bytes(digest[:8], "big")
+            if value < limit:
+                return value % bound
+
+
+def shuffled_deck(deck: int, seed: str) -> list[int]:
+    cards = deck_cards(deck)
+    stream = _SeededStream(seed)
+    for index in range(len(cards) - 1, 0, -1):
+        other = stream.below(index + 1)
+        cards[index], cards[other] = cards[other], cards[index]
+    return cards
+
+
+def deck_text(order: list[int]) -> str:
+    return " ".join(card_name(card) for card in order)
+
+
+def commitment(salt: str, order: list[int]) -> str:
+    """SHA-256 (hex) of ``salt``, a colon and the deck order written as space-separated cards."""
+    return hashlib.sha256(f"{salt}:{deck_text(order)}".encode()).hexdigest()
+
+
+def verify_commitment(digest: str, salt: str, order_text: str) -> bool:
+    expected = hashlib.sha256(f"{salt}:{order_text}".encode()).hexdigest()
+    return hmac.compare_digest(expected, digest)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A deck order split into hands (seat order) and stock (top first, the face-up card last)."""
+
+    rules: Rules
+    order: list[int]
+    hands: list[int]
+    stock: list[int]
+    trump: int
+    salt: str
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.salt, self.order)
+
+    def state(
+        self, *, first_attacker: int | None = None,
+        teams: tuple[tuple[int, ...], tuple[int, ...]] | None = None, stake: int = 0,
+    ) -> State:
+        return new_game(
+            self.rules, self.hands, self.stock, trump=self.trump, first_attacker=first_attacker,
+            teams=teams, stake=stake,
+        )
+
+
+def deal(rules: Rules, players: int, seed: str | None = None, salt: str | None = None) -> Deal:
+    """Shuffle and deal six cards each, one at a time round the table; the rest is the stock.
+
+    If the deck is dealt out completely, the last card dealt names the trump (RULES.md, Deal)."""
+    if not 2 <= players <= rules.max_players:
+        raise MalformedRecord(f"a {rules.deck}-card game takes 2 to {rules.max_players} players")
+    seed = seed if seed is not None else new_seed()
+    order = shuffled_deck(rules.deck, seed)
+    dealt = players * HAND_SIZE
+    hands = [mask_of(order[seat:dealt:players]) for seat in range(players)]
+    stock = order[dealt:]
+    trump = (stock[-1] if stock else order[dealt - 1]) & 3
+    return Deal(rules=rules, order=order, hands=hands, stock=stock, trump=trump,
+                salt=salt if salt is not None else new_seed())
+
+
+def redeal_allowed(rules: Rules, hand: int) -> bool:
+    """RULES.md, redeal_five_same_suit: a hand with 5 or more cards of one suit may ask for a redeal."""
+    if not rules.redeal_five_same_suit:
+        return False
+    return any((hand & suit).bit_count() >= 5 for suit in SUIT_MASK)
+
+
+def first_attacker_for(
+    rules: Rules, hands: list[int], trump: int, previous_durak: int | None = None,
+) -> int:
+    """Who leads a game: the lowest trump, or with ``next_game_first: under_fool`` in a series the
+    player on the previous durak's left ("из-под дурака", seed 000)."""
+    if rules.next_game_first == "under_fool" and previous_durak is not None:
+        return (previous_durak + 1) % len(hands)
+    return lowest_trump_holder(hands, trump)
