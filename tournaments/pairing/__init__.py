@@ -1,0 +1,55 @@
+"""Pairing and tie-breaks for Durak championships: pure functions over plain data, no Django, no I/O.
+
+- ``pair_swiss``: heads-up Swiss after the FIDE Dutch system (C.04.3), by weighted matching; teams
+  are paired the same way, one entrant per team.
+- ``round_robin`` / ``berger_table``: FIDE's Berger tables (C.05 Annex 1), single or double.
+- ``seat_tables``: multi-player Swiss at tables of 3 to 6, by score, repeat meetings minimised.
+- ``standings``: ranking with FIDE's tie-breaks (C.07, 2023) and ours, in a configurable order.
+
+``tournaments/services.py`` is the bridge: it loads rows into these values, calls the functions and
+stores what they return.
+"""
+
+from tournaments.pairing.model import (
+    Entrant,
+    EntrantId,
+    Float,
+    Pairing,
+    PairingError,
+    PairingInputError,
+    Result,
+    Round,
+    Side,
+    entrants_after,
+)
+from tournaments.pairing.round_robin import berger_table, round_robin
+from tournaments.pairing.swiss import SwissOptions, pair_swiss
+from tournaments.pairing.tables import repeat_meetings, seat_tables, table_sizes, team_rating
+from tournaments.pairing.tiebreaks import ROUND_ROBIN_ORDER, SWISS_ORDER, Scoring, Standing, TieBreak, standings
+
+__all__ = [
+    "ROUND_ROBIN_ORDER",
+    "SWISS_ORDER",
+    "Entrant",
+    "EntrantId",
+    "Float",
+    "Pairing",
+    "PairingError",
+    "PairingInputError",
+    "Result",
+    "Round",
+    "Scoring",
+    "Side",
+    "Standing",
+    "SwissOptions",
+    "TieBreak",
+    "berger_table",
+    "entrants_after",
+    "pair_swiss",
+    "repeat_meetings",
+    "round_robin",
+    "seat_tables",
+    "standings",
+    "table_sizes",
+    "team_rating",
+]

@@ -1,0 +1,317 @@
+"""Heads-up Swiss pairing after the FIDE Dutch system's principles, by weighted matching (networkx).
+
+Sources: FIDE Handbook C.04.1 (basic rules for Swiss systems), C.04.2 (general handling rules) and
+C.04.3 (the Dutch system, 2017 edition: absolute criteria C.1-C.3, completion C.4, quality criteria
+C.5-C.21, colour allocation E). First attack stands in for colour (see ``first_attack``).
+
+How a round is paired
+---------------------
+1. Entrants still in (not withdrawn, not absent this round) are ranked by score, then rating, then id
+   (C.04.3 A.2, with rating standing in for the initial order).
+2. With an odd count the pairing-allocated bye goes to the lowest-ranked entrant who has not had one
+   and has no forfeit win (C.04.1 c-d, C.04.3 C.2); if the rest cannot be paired, the next one up.
+3. The Dutch system's *ideal* pairing, ignoring rematches and first attack, is built score group by
+   score group: floaters from the group above meet the group's top residents, the rest pair top half
+   against bottom half, 1 v n/2+1, 2 v n/2+2, ... (C.04.3 B.1-B.3); an odd resident floats down.
+4. The ideal pairs are cut, in order, into blocks of ``block_pairs`` pairs. Each block (plus whoever the
+   block before could not pair) is matched with ``networkx.max_weight_matching(maxcardinality=True)``
+   over every non-rematch edge: the most pairs first (C.04.3 C.5), then the weights below. Whoever a
+   block leaves unpaired is carried into the next block, where he floats down if the scores there are
+   lower. A block has at most about 2 x block_pairs nodes, so a round costs O(n) small matchings
+   instead of one O(n^3) blossom over all n entrants.
+5. If entrants are left at the very end, the last blocks are merged and matched again as one group,
+   doubling the span until everybody is paired (the completion criterion C.4), up to the whole field;
+   if even that fails the round cannot be paired without a rematch (C.1) and ``PairingError`` says so.
+
+Weight scheme
+-------------
+An edge's weight is an integer whose "digits" are, most significant first (each digit's base is
+larger than any sum the digits below it can reach over the group, so the comparison is lexicographic):
+
+==  ====================================================================  =================
+ 1  scores of the paired entrants (so the lowest scores float)            C.5, C.6
+ 2  small score difference between the two                                C.6, C.8 (PSD)
+ 3  no absolute first-attack conflict (both must attack first)            C.3 (weighed)
+ 4  both get their first-attack preference                                C.12
+ 5  both get their strong preference                                      C.13
+ 6  nobody who floated down last round floats down again                  C.14
+ 7  nobody who floated up last round floats up again                      C.15
+ 8  the same, two rounds back (down)                                      C.16
+ 9  the same, two rounds back (up)                                        C.17
+10  closeness to the ideal Dutch pairing (distance in the ranking)       B.3 (S1 v S2 order)
+11  rank of the paired entrants (so the lowest-ranked is the one left)    B.3 (who floats)
+==  ====================================================================  =================
+
+Rematches are not edges at all: never a rematch is absolute (C.04.1 b, C.04.3 C.1).
+
+Deviations from FIDE: C.3 (two entrants who both absolutely need the same side never meet) is the
+heaviest quality criterion rather than an absolute one, so a round is always paired when a rematch-free
+pairing exists; C.7, C.9-C.11 and C.18-C.21 are not weighed; the exact transposition order of C.04.3
+D is replaced by the distance to the ideal pairing (digit 10); a block boundary can hide a better
+pairing that crosses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from networkx.algorithms.matching import (  # type: ignore[import-untyped, unused-ignore]
+    max_weight_matching,
+)
+from networkx.classes.graph import Graph  # type: ignore[import-untyped, unused-ignore]
+
+from tournaments.pairing.first_attack import Preference, allocate, conflict, preference
+from tournaments.pairing.model import Entrant, EntrantId, Float, Pairing, PairingError, PairingInputError, Side
+
+
+@dataclass(frozen=True, slots=True)
+class SwissOptions:
+    """Knobs of :func:`pair_swiss`; the defaults are what tournaments use."""
+
+    # Ideal pairs matched together; 16 keeps each matching near 32 nodes (about 10 ms in networkx).
+    block_pairs: int = 16
+    # Edges offered inside a block: within this many ranking places of the ideal pairing (None: all).
+    # A block that cannot be paired inside the window is matched again with every edge.
+    window: int | None = 8
+    # The side the top seed gets in round 1 (C.04.3 E.5 "initial colour", drawn by lot in chess).
+    initial: Side = Side.FIRST
+
+
+def ranking_key(entrant: Entrant) -> tuple[float, float, EntrantId]:
+    """Sort key of the pairing order: score, then rating, then id (C.04.3 A.2)."""
+    return (-entrant.score, -entrant.rating, entrant.id)
+
+
+def pair_swiss(
+    entrants: Sequence[Entrant],
+    *,
+    absent: Collection[EntrantId] = (),
+    options: SwissOptions | None = None,
+) -> list[Pairing]:
+    """Pair the next round of a heads-up Swiss.
+
+    ``entrants`` is every entrant of the tournament with his history (see ``model.entrants_after``);
+    withdrawn entrants and those in ``absent`` (e.g. a requested bye) are left out of the round. The
+    pairings come back in publishing order (C.04.2 D.9: highest score first), seat order inside each
+    (the first attacks first), the bye last.
+    """
+    options = options or SwissOptions()
+    if options.block_pairs < 1:
+        raise PairingInputError("block_pairs must be at least 1")
+    _check_unique(entrants)
+    # Pairing numbers: the initial order by rating (C.04.3 A.2), used for E.5's odd/even rule.
+    numbers = {entrant.id: index + 1 for index, entrant in enumerate(sorted(entrants, key=_initial_key))}
+    skipped = set(absent)
+    ranked = sorted((e for e in entrants if not e.withdrawn and e.id not in skipped), key=ranking_key)
+    if not ranked:
+        return []
+    if len(ranked) % 2 == 0:
+        pairs = _pair_even(ranked, options)
+        if pairs is None:
+            raise PairingError("no pairing of this round avoids a rematch")
+        return _publish(pairs, None, numbers, options)
+    # C.04.1 d, C.04.3 C.2: at most one pairing-allocated bye, and none after a forfeit win; the
+    # lowest-ranked eligible entrant gets it, unless the others then cannot be paired.
+    for candidate in reversed(ranked):
+        if candidate.byes or candidate.forfeit_wins:
+            continue
+        rest = [entrant for entrant in ranked if entrant is not candidate]
+        pairs = _pair_even(rest, options) if rest else []
+        if pairs is not None:
+            return _publish(pairs, candidate, numbers, options)
+    raise PairingError("no entrant can take the bye without a second bye or a rematch")
+
+
+def _initial_key(entrant: Entrant) -> tuple[float, EntrantId]:
+    return (-entrant.rating, entrant.id)
+
+
+def _check_unique(entrants: Sequence[Entrant]) -> None:
+    ids = [entrant.id for entrant in entrants]
+    if len(set(ids)) != len(ids):
+        raise PairingInputError("entrant ids must be unique")
+
+
+def _publish(
+    pairs: list[tuple[Entrant, Entrant]],
+    bye: Entrant | None,
+    numbers: dict[EntrantId, int],
+    options: SwissOptions,
+) -> list[Pairing]:
+    """Seat each pair (C.04.3 E) and order the boards (C.04.2 D.9)."""
+
+    def board_key(pair: tuple[Entrant, Entrant]) -> tuple[float, float, tuple[float, float, EntrantId]]:
+        higher = min(pair, key=ranking_key)
+        return (-max(pair[0].score, pair[1].score), -(pair[0].score + pair[1].score), ranking_key(higher))
+
+    pairings: list[Pairing] = []
+    for pair in sorted(pairs, key=board_key):
+        higher, lower = sorted(pair, key=ranking_key)
+        first, second = allocate(higher, lower, higher_number=numbers[higher.id], initial=options.initial)
+        pairings.append(Pairing(entrants=(first.id, second.id)))
+    if bye is not None:
+        pairings.append(Pairing(entrants=(bye.id,), bye=True))
+    return pairings
+
+
+class _Field:
+    """The ranked entrants of one pairing run, as arrays indexed by ranking position."""
+
+    def __init__(self, ranked: list[Entrant]) -> None:
+        self.entrants = ranked
+        self.size = len(ranked)
+        position = {entrant.id: index for index, entrant in enumerate(ranked)}
+        self.met: list[set[int]] = [
+            {position[opponent] for opponent in entrant.opponents if opponent in position} for entrant in ranked
+        ]
+        # Scores in quarter points, so that every score of a 1 / 0.5 / 0 event is an exact integer.
+        self.score_units = [round(entrant.score * 4) for entrant in ranked]
+        self.preferences: list[Preference] = [preference(entrant.sides) for entrant in ranked]
+        self.last_float = [entrant.floats[-1] if entrant.floats else Float.NONE for entrant in ranked]
+        self.float_before = [entrant.floats[-2] if len(entrant.floats) > 1 else Float.NONE for entrant in ranked]
+        self.ideal = _ideal_partners(self.score_units)
+        top = max(self.score_units)
+        bottom = min(self.score_units)
+        self.max_gap = top - bottom
+        # Largest value each weight digit can take on one edge, most significant digit first.
+        self.digit_maxima = (2 * (top - bottom), self.max_gap, 1, 1, 1, 2, 2, 2, 2)
+        self.bottom = bottom
+
+    def digits(self, a: int, b: int, deviation_cap: int) -> tuple[int, ...]:
+        """The weight digits of pairing positions ``a`` and ``b`` (see the module's table).
+
+        ``a`` and ``b`` are ranking positions; ``deviation_cap`` bounds the distance digit so that the
+        digits stay small for a small group.
+        """
+        units_a, units_b = self.score_units[a], self.score_units[b]
+        clash = conflict(self.preferences[a], self.preferences[b])
+        down = a if units_a > units_b else b if units_b > units_a else -1
+        up = b if down == a else a if down == b else -1
+        last, before = self.last_float, self.float_before
+        deviation = min(self.deviation(a, b), deviation_cap)
+        return (
+            units_a + units_b - 2 * self.bottom,  # C.5/C.6: pair the high scores, float the low ones
+            self.max_gap - abs(units_a - units_b),  # C.6/C.8: the smallest score difference
+            1 - clash.absolute,  # C.3, weighed
+            1 - clash.unmet,  # C.12
+            1 - clash.strong_unmet,  # C.13
+            (last[a] is Float.DOWN and a != down) + (last[b] is Float.DOWN and b != down),  # C.14
+            (last[a] is Float.UP and a != up) + (last[b] is Float.UP and b != up),  # C.15
+            (before[a] is Float.DOWN and a != down) + (before[b] is Float.DOWN and b != down),  # C.16
+            (before[a] is Float.UP and a != up) + (before[b] is Float.UP and b != up),  # C.17
+            deviation_cap - deviation,  # B.3: stay close to the ideal S1 v S2 pairing
+        )
+
+    def deviation(self, a: int, b: int) -> int:
+        """How far pairing ``a`` with ``b`` is from the ideal pairing, in ranking places."""
+        return abs(b - self.ideal[a]) + abs(a - self.ideal[b])
+
+    def match(self, group: list[int], window: int | None) -> tuple[list[tuple[int, int]], list[int]]:
+        """Maximum-cardinality, maximum-weight matching of ``group``; returns (pairs, left over).
+
+        ``group`` is sorted by ranking position. With a ``window``, only edges within that distance
+        of the ideal pairing are offered (edges of entrants whose ideal partner is outside the group
+        are always offered); None offers every non-rematch edge.
+        """
+        size = len(group)
+        cap = 4 * size
+        # The last digit ranks the paired entrants, so that the lowest-ranked is the one left over.
+        maxima = (*self.digit_maxima, cap, 2 * size)
+        bases = _digit_bases(maxima, size // 2)
+        inside = set(group)
+        edges: list[tuple[int, int, int]] = []
+        for index, a in enumerate(group):
+            met = self.met[a]
+            a_outside = self.ideal[a] not in inside
+            for other_index in range(index + 1, size):
+                b = group[other_index]
+                if b in met:
+                    continue  # C.1: never a rematch
+                if window is not None and not a_outside and self.ideal[b] in inside:
+                    if self.deviation(a, b) > window:
+                        continue
+                digits = (*self.digits(a, b, cap), 2 * size - index - other_index)
+                edges.append((a, b, sum(digit * base for digit, base in zip(digits, bases))))
+        graph = Graph()
+        graph.add_nodes_from(group)
+        graph.add_weighted_edges_from(edges)
+        matching: set[tuple[int, int]] = max_weight_matching(graph, maxcardinality=True)
+        pairs = [(min(a, b), max(a, b)) for a, b in matching]
+        paired = {x for pair in pairs for x in pair}
+        return pairs, [x for x in group if x not in paired]
+
+
+def _digit_bases(maxima: tuple[int, ...], pairs: int) -> list[int]:
+    """Place values making the digit sums compare lexicographically over ``pairs`` edges."""
+    bases = [1] * len(maxima)
+    for index in range(len(maxima) - 2, -1, -1):
+        bases[index] = bases[index + 1] * (pairs * maxima[index + 1] + 1)
+    return bases
+
+
+def _ideal_partners(score_units: list[int]) -> list[int]:
+    """Each position's partner in the ideal Dutch pairing (C.04.3 B), rematches and sides ignored.
+
+    Score group by score group: the floaters from above meet the group's top residents (heterogeneous
+    bracket), the other residents pair top half v bottom half, and an odd one out floats down.
+    """
+    size = len(score_units)
+    partner = list(range(size))
+    floaters: list[int] = []
+    start = 0
+    while start < size:
+        end = start
+        while end < size and score_units[end] == score_units[start]:
+            end += 1
+        residents = list(range(start, end))
+        met_floaters = min(len(floaters), len(residents))
+        for floater, resident in zip(floaters[:met_floaters], residents[:met_floaters]):
+            partner[floater], partner[resident] = resident, floater
+        rest = residents[met_floaters:]
+        half = len(rest) // 2
+        for index in range(half):
+            partner[rest[index]], partner[rest[index + half]] = rest[index + half], rest[index]
+        floaters = floaters[met_floaters:] + rest[2 * half :]
+        start = end
+    for index in range(0, len(floaters) - 1, 2):
+        partner[floaters[index]], partner[floaters[index + 1]] = floaters[index + 1], floaters[index]
+    return partner
+
+
+def _ideal_order(partner: list[int], score_units: list[int]) -> list[tuple[int, int]]:
+    """The ideal pairs in the order the Dutch system forms them, bracket by bracket.
+
+    A floater's pair belongs to the bracket he floats into, the one of its lower-ranked member; inside
+    a bracket the floaters' pairs come first, then S1 v S2 by the S1 member (C.04.3 B).
+    """
+    pairs = [(position, other) for position, other in enumerate(partner) if position < other]
+    return sorted(pairs, key=lambda pair: (-score_units[pair[1]], pair[0]))
+
+
+def _pair_even(ranked: list[Entrant], options: SwissOptions) -> list[tuple[Entrant, Entrant]] | None:
+    """Pair an even number of ranked entrants, or None when no rematch-free pairing exists."""
+    field = _Field(ranked)
+    ideal_pairs = _ideal_order(field.ideal, field.score_units)
+    done: list[tuple[int, int]] = []
+    carried: list[int] = []
+    for start in range(0, len(ideal_pairs), options.block_pairs):
+        block = [x for pair in ideal_pairs[start : start + options.block_pairs] for x in pair]
+        group = sorted(carried + block)
+        pairs, carried = field.match(group, options.window)
+        if carried and options.window is not None:
+            pairs, carried = field.match(group, None)  # the window was too narrow: offer every edge
+        done.extend(sorted(pairs))
+    span = options.block_pairs
+    while carried:
+        # C.4 completion: re-match the leftovers with the last pairs made, widening until all fit.
+        span = min(span * 2, len(done))
+        group = sorted(carried + [x for pair in done[len(done) - span :] for x in pair])
+        pairs, left = field.match(group, None)
+        if left and span == len(done):
+            return None
+        if not left:
+            del done[len(done) - span :]
+            done.extend(sorted(pairs))
+            carried = []
+    return [(field.entrants[a], field.entrants[b]) for a, b in done]

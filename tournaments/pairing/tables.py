@@ -1,0 +1,173 @@
+"""Multi-player Swiss: seating a round at tables of 3 to 6 by score, with repeat meetings minimised.
+
+FIDE has no rules for games of more than two, so this follows the Swiss system's principles instead:
+
+1. Table sizes (:func:`table_sizes`): as many tables as a size of at most ``table_size`` needs, sizes
+   differing by at most one, the larger tables first. A field too small to split into tables of three
+   or more plays at fewer, larger tables (5 players at tables of 3: one table of 5).
+2. Seating by score: entrants in ranking order (score, rating, id: as the Swiss ranking) fill the
+   tables from the top, so that score groups sit together (the Swiss idea of C.04.1 e).
+3. Local improvement: swaps of two entrants between tables, accepted when they lower the number of
+   repeat meetings (every earlier meeting of two entrants now at one table counts once), or keep it and
+   lower the score spread (the sum over each table's pairs of their score differences). Swaps are first
+   tried between neighbouring tables (cheap, keeps the score groups), then, for the tables still holding
+   a repeat, with any table.
+4. Seat order: the entrant who has attacked first least often (then the one who has played most, then
+   the higher-ranked) takes the first seat and attacks first; the seats follow the ranking order,
+   rotated so that he is first.
+
+Teams are entrants like any other: a 2v2 or 3v3 match is a heads-up pairing of two team entrants, so
+team events use ``swiss.pair_swiss`` with one :class:`Entrant` per team (rating: the team's average).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Sequence
+
+from tournaments.pairing.model import Entrant, EntrantId, Pairing, PairingError, PairingInputError, Side
+from tournaments.pairing.swiss import ranking_key
+
+MIN_TABLE = 3
+MAX_TABLE = 6
+# Swap passes before giving up on further improvement; each pass is O(tables x table_size^3).
+MAX_PASSES = 12
+NEIGHBOURS = 2
+
+
+def table_sizes(count: int, table_size: int) -> list[int]:
+    """Sizes of the tables seating ``count`` entrants at tables of at most ``table_size`` (3..6)."""
+    if not MIN_TABLE <= table_size <= MAX_TABLE:
+        raise PairingInputError(f"tables seat {MIN_TABLE} to {MAX_TABLE}, not {table_size}")
+    if count < 2:
+        raise PairingError("a table needs at least two entrants")
+    tables = -(-count // table_size)
+    while tables > 1 and count // tables < MIN_TABLE:
+        tables -= 1
+    base, larger = divmod(count, tables)
+    return [base + 1] * larger + [base] * (tables - larger)
+
+
+def team_rating(ratings: Sequence[float]) -> float:
+    """A team entrant's rating for pairing: its members' average."""
+    if not ratings:
+        raise PairingInputError("a team has members")
+    return sum(ratings) / len(ratings)
+
+
+def seat_tables(
+    entrants: Sequence[Entrant],
+    *,
+    table_size: int,
+    absent: Collection[EntrantId] = (),
+) -> list[Pairing]:
+    """Seat the next round of a multi-player Swiss; tables come back top table first, in seat order."""
+    ids = [entrant.id for entrant in entrants]
+    if len(set(ids)) != len(ids):
+        raise PairingInputError("entrant ids must be unique")
+    skipped = set(absent)
+    ranked = sorted((e for e in entrants if not e.withdrawn and e.id not in skipped), key=ranking_key)
+    sizes = table_sizes(len(ranked), table_size)
+    seating = _Seating(ranked, sizes)
+    seating.improve(neighbours=NEIGHBOURS, only_repeats=False)
+    seating.improve(neighbours=len(sizes), only_repeats=True)
+    return [Pairing(entrants=_seat_order([ranked[x] for x in table])) for table in seating.ordered_tables()]
+
+
+def repeat_meetings(entrants: Sequence[Entrant], pairings: Sequence[Pairing]) -> int:
+    """How many earlier meetings the pairings repeat: each pair at a table counts its past meetings."""
+    met = {entrant.id: Counter(entrant.opponents) for entrant in entrants}
+    total = 0
+    for pairing in pairings:
+        members = pairing.entrants
+        for index, a in enumerate(members):
+            for b in members[index + 1 :]:
+                total += met[a][b]
+    return total
+
+
+class _Seating:
+    """Tables as lists of ranking positions, with the costs that swaps are judged by."""
+
+    def __init__(self, ranked: list[Entrant], sizes: list[int]) -> None:
+        position = {entrant.id: index for index, entrant in enumerate(ranked)}
+        self.met: list[dict[int, int]] = []
+        for entrant in ranked:
+            counts: dict[int, int] = {}
+            for opponent, times in Counter(entrant.opponents).items():
+                if opponent in position:
+                    counts[position[opponent]] = times
+            self.met.append(counts)
+        self.units = [round(entrant.score * 4) for entrant in ranked]
+        self.tables: list[list[int]] = []
+        start = 0
+        for size in sizes:
+            self.tables.append(list(range(start, start + size)))
+            start += size
+
+    def cost(self, x: int, table: list[int], skip: int) -> tuple[int, int]:
+        """(repeat meetings, score spread) that ``x`` adds to ``table``, leaving ``skip`` out."""
+        met = self.met[x]
+        units = self.units[x]
+        repeats = spread = 0
+        for y in table:
+            if y == x or y == skip:
+                continue
+            repeats += met.get(y, 0)
+            spread += abs(units - self.units[y])
+        return repeats, spread
+
+    def table_repeats(self, table: list[int]) -> int:
+        return sum(self.met[x].get(y, 0) for index, x in enumerate(table) for y in table[index + 1 :])
+
+    def improve(self, *, neighbours: int, only_repeats: bool) -> None:
+        """Swap entrants between tables while a swap lowers (repeats, spread), in that order.
+
+        With ``only_repeats``, only tables that still hold a repeat meeting are worked on, against any
+        table within ``neighbours``, and only fewer repeats count as better.
+        """
+        count = len(self.tables)
+        for _ in range(MAX_PASSES):
+            changed = False
+            for i in range(count):
+                if only_repeats:
+                    if not self.table_repeats(self.tables[i]):
+                        continue
+                    others = [j for j in range(max(0, i - neighbours), min(count, i + neighbours + 1)) if j != i]
+                else:
+                    others = list(range(i + 1, min(count, i + neighbours + 1)))
+                for j in others:
+                    changed |= self._improve_pair(self.tables[i], self.tables[j], only_repeats)
+            if not changed:
+                return
+
+    def _improve_pair(self, first: list[int], second: list[int], only_repeats: bool) -> bool:
+        changed = False
+        for a_index in range(len(first)):
+            for b_index in range(len(second)):
+                a, b = first[a_index], second[b_index]
+                a_now, b_now = self.cost(a, first, a), self.cost(b, second, b)
+                a_moved, b_moved = self.cost(a, second, b), self.cost(b, first, a)
+                repeats = a_moved[0] + b_moved[0] - a_now[0] - b_now[0]
+                spread = a_moved[1] + b_moved[1] - a_now[1] - b_now[1]
+                if repeats < 0 or (not only_repeats and repeats == 0 and spread < 0):
+                    first[a_index], second[b_index] = b, a
+                    changed = True
+        return changed
+
+    def ordered_tables(self) -> list[list[int]]:
+        """Tables top first (by their best-ranked entrant), members in ranking order."""
+        return sorted((sorted(table) for table in self.tables), key=lambda table: table[0])
+
+
+def _seat_order(members: list[Entrant]) -> tuple[EntrantId, ...]:
+    """Seat a table: the ranking order, rotated so that the entrant most owed a first attack sits first."""
+
+    def owed(indexed: tuple[int, Entrant]) -> tuple[int, int, int]:
+        index, entrant = indexed
+        firsts = sum(1 for side in entrant.sides if side is Side.FIRST)
+        return (firsts, -len(entrant.sides), index)
+
+    first_index, _ = min(enumerate(members), key=owed)
+    rotated = members[first_index:] + members[:first_index]
+    return tuple(entrant.id for entrant in rotated)
