@@ -75,9 +75,10 @@ class LogOutView(auth_views.LogoutView):
 def profile(request: HttpRequest) -> HttpResponse:
     """The profile page; with htmx, the form alone is posted and redrawn in place."""
     user = cast(User, request.user)  # login_required: never anonymous here
+    # Read before validation: a ModelForm writes the posted values onto its instance while validating.
+    language_before = user.preferred_language
     form = ProfileForm(request.POST or None, instance=user)
     if request.method == "POST" and form.is_valid():
-        language_before = user.preferred_language
         user_profile_update(
             user=user,
             display_name=form.cleaned_data["display_name"],
