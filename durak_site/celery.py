@@ -19,6 +19,7 @@ import uuid
 from typing import Any
 
 from celery import Celery, Task
+from celery.contrib.django.task import DjangoTask
 from celery.result import AsyncResult
 from django.utils import timezone
 from kombu import Queue
@@ -55,7 +56,7 @@ def _expiry_moment(*, expires: float | datetime.datetime | None) -> datetime.dat
     return timezone.now() + datetime.timedelta(seconds=float(expires))
 
 
-class DurakTask(Task):
+class DurakTask(DjangoTask):  # DjangoTask brings delay_on_commit and apply_async_on_commit
     def apply_async(
         self,
         args: Any = None,
