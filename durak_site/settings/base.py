@@ -111,7 +111,6 @@ USE_TZ = True
 
 # Static files, served by WhiteNoise from the app server itself.
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -9,6 +9,7 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[])
 production_settings_check(secret_key=SECRET_KEY, debug=DEBUG, allowed_hosts=ALLOWED_HOSTS)
 
 # collectstatic has run: serve hashed, compressed files and never look in the source folders.
+STATIC_ROOT = BASE_DIR / "staticfiles"
 WHITENOISE_USE_FINDERS = False
 STORAGES = {
     **STORAGES,
