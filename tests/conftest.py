@@ -1,0 +1,81 @@
+"""Fixtures for every test folder: real services when they are configured, real processes, a browser.
+
+Tests that need PostgreSQL and Redis ask for `real_services`; without them (plain `make test`) those
+tests skip with the reason, and under CI=true a skip is a failure (tests/ci_enforcement.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+from collections.abc import Iterator
+
+import pytest
+from django.conf import settings
+from hypothesis import settings as hypothesis_settings
+
+from tests import processes
+from tests.ci_enforcement import pytest_make_collect_report, pytest_runtest_makereport
+
+__all__ = ["pytest_make_collect_report", "pytest_runtest_makereport"]
+
+# Property tests must not flake on a busy 2-core CI machine because one example ran slowly.
+hypothesis_settings.register_profile("ci", deadline=None, print_blob=True)
+if os.environ.get("CI") == "true":
+    hypothesis_settings.load_profile("ci")
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@functools.cache
+def services_missing_reason() -> str | None:
+    """Why PostgreSQL and Redis are not available to this run, or None when they are."""
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        return "DATABASE_URL does not name a PostgreSQL database (CI=true make test sets it)"
+    if settings.TASKS_IN_PROCESS:
+        return "REDIS_URL is not set (CI=true make test sets it)"
+    import redis
+
+    try:
+        redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_connect_timeout=2).ping()
+    except redis.RedisError as error:
+        return f"Redis at REDIS_URL does not answer: {error}"
+    return None
+
+
+@pytest.fixture(scope="session")
+def real_services() -> None:
+    reason = services_missing_reason()
+    if reason:
+        pytest.skip(f"needs PostgreSQL and Redis: {reason}")
+
+
+@pytest.fixture(scope="session")
+def test_database_url(django_db_setup: None) -> str:
+    """DATABASE_URL of this session's test database, for processes started by tests."""
+    from django.db import connection
+
+    return processes.database_url(connection.settings_dict)
+
+
+@pytest.fixture(scope="session")
+def live_server_url(test_database_url: str) -> Iterator[str]:
+    """Daphne serving the site on a free port, on the test database; shared by the session's tests."""
+    with processes.daphne(processes.subprocess_environment(database=test_database_url)) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def celery_worker(real_services: None, test_database_url: str) -> Iterator[processes.RunningProcess]:
+    """A real Celery worker on Redis and the PostgreSQL test database."""
+    with processes.celery_worker(processes.subprocess_environment(database=test_database_url)) as worker:
+        yield worker
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+    if path is None:
+        pytest.skip("needs Debian's chromium (CI=true make test installs it: apt-get install chromium)")
+    return path
