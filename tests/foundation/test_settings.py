@@ -1,0 +1,154 @@
+"""Settings from the environment: both backend configurations, and the production guard."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from durak_site.environment import (
+    DEVELOPMENT_SECRET_KEY,
+    backends_from_environment,
+    production_settings_check,
+)
+from tests.processes import PROJECT_DIR
+
+BASE_DIR = Path("/srv/durak")
+REAL_SECRET_KEY = "k3J9-qv8ZpL2xW7mN4rT6yB1cD5fG0hA-sE8uI3oP9lK2jH7gF4dS1aQ6wE0rT5y"
+
+
+def test_nothing_set_means_sqlite_in_memory_layer_and_in_process_tasks() -> None:
+    backends = backends_from_environment({}, base_dir=BASE_DIR)
+
+    database = backends.databases["default"]
+    assert database["ENGINE"] == "django.db.backends.sqlite3"
+    assert database["NAME"] == "/srv/durak/db.sqlite3"
+    assert backends.channel_layers["default"] == {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    assert backends.tasks_in_process is True
+    assert backends.celery_broker_url == "memory://"
+    assert backends.celery_result_backend is None
+
+
+def test_empty_variables_count_as_not_set() -> None:
+    backends = backends_from_environment({"DATABASE_URL": "", "REDIS_URL": ""}, base_dir=BASE_DIR)
+    assert backends.databases["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert backends.tasks_in_process is True
+
+
+def test_database_and_redis_urls_mean_postgresql_redis_layer_and_a_real_broker() -> None:
+    backends = backends_from_environment(
+        {
+            "DATABASE_URL": "postgres://durak:s%40cret@db.internal:6432/championships",
+            "REDIS_URL": "redis://cache.internal:6379/2",
+        },
+        base_dir=BASE_DIR,
+    )
+
+    database = backends.databases["default"]
+    assert database["ENGINE"] == "django.db.backends.postgresql"
+    assert (database["NAME"], database["USER"], database["PASSWORD"]) == ("championships", "durak", "s@cret")
+    assert (database["HOST"], database["PORT"]) == ("db.internal", 6432)
+    assert database["CONN_MAX_AGE"] == 0
+    layer = backends.channel_layers["default"]
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["CONFIG"]["hosts"] == ["redis://cache.internal:6379/2"]
+    assert backends.tasks_in_process is False
+    assert backends.celery_broker_url == "redis://cache.internal:6379/2"
+    assert backends.celery_result_backend == "redis://cache.internal:6379/2"
+
+
+def test_postgresql_uses_psycopg_3() -> None:
+    import importlib
+
+    assert importlib.import_module("django.db.backends.postgresql.psycopg_any").is_psycopg3
+
+
+_SETTINGS_VARIABLES = {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"}
+
+
+def _settings_in_subprocess(module: str, environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Load a settings module in a fresh interpreter, as a server would at start-up."""
+    script = (
+        "import json, django; from django.conf import settings; django.setup(); print(json.dumps({"
+        "'engine': settings.DATABASES['default']['ENGINE'],"
+        "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'],"
+        "'broker': settings.CELERY_BROKER_URL, 'in_process': settings.TASKS_IN_PROCESS,"
+        "'debug': settings.DEBUG}))"
+    )
+    clean = {name: value for name, value in os.environ.items() if name not in _SETTINGS_VARIABLES}
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=PROJECT_DIR,
+        env={**clean, "DJANGO_SETTINGS_MODULE": module, **environment},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_local_settings_module_follows_the_environment() -> None:
+    plain = _settings_in_subprocess("durak_site.settings.local", {})
+    assert plain.returncode == 0, plain.stderr
+    assert json.loads(plain.stdout) == {
+        "engine": "django.db.backends.sqlite3",
+        "layer": "channels.layers.InMemoryChannelLayer",
+        "broker": "memory://",
+        "in_process": True,
+        "debug": True,
+    }
+
+    served = _settings_in_subprocess(
+        "durak_site.settings.local",
+        {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/durak", "REDIS_URL": "redis://127.0.0.1:6379/0"},
+    )
+    assert served.returncode == 0, served.stderr
+    assert json.loads(served.stdout) == {
+        "engine": "django.db.backends.postgresql",
+        "layer": "channels_redis.core.RedisChannelLayer",
+        "broker": "redis://127.0.0.1:6379/0",
+        "in_process": False,
+        "debug": True,
+    }
+
+
+@pytest.mark.parametrize(
+    ("environment", "complaint"),
+    [
+        ({"ALLOWED_HOSTS": "durak.example"}, "SECRET_KEY is not set"),
+        ({"SECRET_KEY": DEVELOPMENT_SECRET_KEY, "ALLOWED_HOSTS": "durak.example"}, "not a real secret"),
+        ({"SECRET_KEY": "short", "ALLOWED_HOSTS": "durak.example"}, "not a real secret"),
+        ({"SECRET_KEY": REAL_SECRET_KEY, "DEBUG": "true", "ALLOWED_HOSTS": "durak.example"}, "DEBUG is on"),
+        ({"SECRET_KEY": REAL_SECRET_KEY}, "ALLOWED_HOSTS is not set"),
+    ],
+)
+def test_production_settings_refuse_to_start(environment: dict[str, str], complaint: str) -> None:
+    result = _settings_in_subprocess("durak_site.settings.production", environment)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: Production settings refuse to start" in result.stderr
+    assert complaint in result.stderr
+
+
+def test_production_settings_start_with_a_real_key_and_debug_off() -> None:
+    result = _settings_in_subprocess(
+        "durak_site.settings.production", {"SECRET_KEY": REAL_SECRET_KEY, "ALLOWED_HOSTS": "durak.example"}
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["debug"] is False
+
+
+def test_production_guard_lists_every_problem_at_once() -> None:
+    with pytest.raises(ImproperlyConfigured) as refusal:
+        production_settings_check(secret_key="", debug=True, allowed_hosts=[])
+    message = str(refusal.value)
+    assert "SECRET_KEY is not set" in message
+    assert "DEBUG is on" in message
+    assert "ALLOWED_HOSTS is not set" in message
+
+
+def test_production_guard_accepts_a_real_configuration() -> None:
+    production_settings_check(secret_key=REAL_SECRET_KEY, debug=False, allowed_hosts=["durak.example"])
