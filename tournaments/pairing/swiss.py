@@ -13,11 +13,12 @@ How a round is paired
 3. The Dutch system's *ideal* pairing, ignoring rematches and first attack, is built score group by
    score group: floaters from the group above meet the group's top residents, the rest pair top half
    against bottom half, 1 v n/2+1, 2 v n/2+2, ... (C.04.3 B.1-B.3); an odd resident floats down.
-4. The ideal pairs are cut, in order, into blocks of ``block_pairs`` pairs. Each block (plus whoever the
+4. The ideal pairs are cut into blocks: one per score group (bracket), a large bracket cut in order
+   into blocks of ``block_pairs`` pairs (S1 chunk against S2 chunk). Each block (plus whoever the
    block before could not pair) is matched with ``networkx.max_weight_matching(maxcardinality=True)``
    over every non-rematch edge: the most pairs first (C.04.3 C.5), then the weights below. Whoever a
    block leaves unpaired is carried into the next block, where he floats down if the scores there are
-   lower. A block has at most about 2 x block_pairs nodes, so a round costs O(n) small matchings
+   lower. A block has at most about 3 x block_pairs nodes, so a round costs O(n) small matchings
    instead of one O(n^3) blossom over all n entrants.
 5. If entrants are left at the very end, the last blocks are merged and matched again as one group,
    doubling the span until everybody is paired (the completion criterion C.4), up to the whole field;
@@ -280,13 +281,34 @@ def _ideal_partners(score_units: list[int]) -> list[int]:
 
 
 def _ideal_order(partner: list[int], score_units: list[int]) -> list[tuple[int, int]]:
-    """The ideal pairs in the order the Dutch system forms them, bracket by bracket.
+    """The ideal pairs bracket by bracket, each bracket's S1 v S2 pairs by the S1 member (C.04.3 B).
 
-    A floater's pair belongs to the bracket he floats into, the one of its lower-ranked member; inside
-    a bracket the floaters' pairs come first, then S1 v S2 by the S1 member (C.04.3 B).
+    A floater's pair goes with the bracket he floats *from*: that bracket's matching then decides who
+    floats (C.14-C.17 weigh in), with the top resident of the bracket below as the partner on offer.
     """
     pairs = [(position, other) for position, other in enumerate(partner) if position < other]
-    return sorted(pairs, key=lambda pair: (-score_units[pair[1]], pair[0]))
+    return sorted(pairs, key=lambda pair: (-score_units[pair[0]], pair[0]))
+
+
+def _blocks(ideal_pairs: list[tuple[int, int]], score_units: list[int], size: int) -> list[list[tuple[int, int]]]:
+    """Cut the ideal pairs into blocks that never mix two brackets.
+
+    A bracket of more than ``size`` pairs is cut into runs of ``size``; a short last run (under half of
+    ``size``) joins the run before it, so that no block is left with too few entrants to choose from.
+    """
+    blocks: list[list[tuple[int, int]]] = []
+    start = 0
+    while start < len(ideal_pairs):
+        bracket = score_units[ideal_pairs[start][0]]
+        end = start
+        while end < len(ideal_pairs) and score_units[ideal_pairs[end][0]] == bracket:
+            end += 1
+        runs = [ideal_pairs[index : min(index + size, end)] for index in range(start, end, size)]
+        if len(runs) > 1 and 2 * len(runs[-1]) < size:
+            runs[-2].extend(runs.pop())
+        blocks.extend(runs)
+        start = end
+    return blocks
 
 
 def _pair_even(ranked: list[Entrant], options: SwissOptions) -> list[tuple[Entrant, Entrant]] | None:
@@ -295,9 +317,8 @@ def _pair_even(ranked: list[Entrant], options: SwissOptions) -> list[tuple[Entra
     ideal_pairs = _ideal_order(field.ideal, field.score_units)
     done: list[tuple[int, int]] = []
     carried: list[int] = []
-    for start in range(0, len(ideal_pairs), options.block_pairs):
-        block = [x for pair in ideal_pairs[start : start + options.block_pairs] for x in pair]
-        group = sorted(carried + block)
+    for block_pairs in _blocks(ideal_pairs, field.score_units, options.block_pairs):
+        group = sorted(carried + [x for pair in block_pairs for x in pair])
         pairs, carried = field.match(group, options.window)
         if carried and options.window is not None:
             pairs, carried = field.match(group, None)  # the window was too narrow: offer every edge
