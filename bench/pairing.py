@@ -1,0 +1,163 @@
+"""Benchmark of tournaments/pairing: how long a Swiss round takes to pair, and seating at tables of six.
+
+Figures (DESIGN.md, "Benchmarks"):
+- ``swiss_100_s``, ``swiss_1000_s``, ``swiss_5000_s``: wall-clock seconds for ``pair_swiss`` to pair
+  round 5 of a heads-up Swiss of that many entrants, after 4 rounds paired by the same function and
+  played out with results drawn from the ratings (the median of several runs of the same round).
+  Target: under 2 s for 1,000 entrants.
+- ``rematches``: pairings that repeat an earlier meeting, counted over every round paired above (all
+  five rounds of every field size). Must be 0.
+- ``tables_600_s``: seconds for ``seat_tables`` to seat round 5 of 600 entrants at tables of 6, after 4
+  rounds seated the same way. Target: under 2 s.
+
+Left out: ``standings_queries_1000`` (the standings page of a 1,000-entrant tournament in a bounded
+number of queries) needs the database and the Django tournament app; whoever builds that app adds it
+here. This script measures the pure package only.
+
+Usage: ``python bench/pairing.py [--quick] [--json PATH]``. ``--quick`` times each round once instead
+of taking the median of three. Seeded: the same run pairs the same rounds.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+if not __package__:
+    # Run as `python bench/pairing.py`, this script's folder comes first on sys.path: put the repository
+    # root there instead, as `python -m bench.pairing` has it.
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from bench._common import parse_args, print_table, write_report
+from tournaments.pairing import (
+    Entrant,
+    Pairing,
+    Result,
+    entrants_after,
+    pair_swiss,
+    repeat_meetings,
+    seat_tables,
+)
+
+SEED = 7
+SWISS_SIZES = (100, 1000, 5000)
+TABLE_ENTRANTS = 600
+TABLE_SIZE = 6
+TIMED_ROUND = 5
+DRAW_RATE = 0.1  # heads-up Durak draws (nobody left holding cards) are rare
+
+
+def _ratings(count: int, rng: random.Random) -> dict[str, float]:
+    return {f"e{index}": float(rng.randint(1000, 2400)) for index in range(count)}
+
+
+def _expected(rating: float, other: float) -> float:
+    return 1 / (1 + 10 ** ((other - rating) / 400))
+
+
+def _play_heads_up(pairings: Sequence[Pairing], ratings: dict[str, float], rng: random.Random) -> list[Result]:
+    results = []
+    for pairing in pairings:
+        if pairing.bye:
+            results.append(Result(entrants=pairing.entrants, points=(1.0,), bye=True))
+            continue
+        first, second = pairing.entrants
+        if rng.random() < DRAW_RATE:
+            points = (0.5, 0.5)
+        elif rng.random() < _expected(ratings[first], ratings[second]):
+            points = (1.0, 0.0)
+        else:
+            points = (0.0, 1.0)
+        results.append(Result(entrants=pairing.entrants, points=points, first=first))
+    return results
+
+
+def _play_table(pairings: Sequence[Pairing], ratings: dict[str, float], rng: random.Random) -> list[Result]:
+    """Places by rating plus luck; points by place, the durak (last) scoring 0."""
+    results = []
+    for table in pairings:
+        order = sorted(table.entrants, key=lambda entrant: -ratings[entrant] + rng.gauss(0, 250))
+        points = {entrant: float(len(order) - 1 - place) for place, entrant in enumerate(order)}
+        results.append(
+            Result(entrants=table.entrants, points=tuple(points[e] for e in table.entrants), first=table.entrants[0])
+        )
+    return results
+
+
+def _rematches(entrants: Sequence[Entrant], pairings: Sequence[Pairing]) -> int:
+    met = {entrant.id: set(entrant.opponents) for entrant in entrants}
+    return sum(1 for pairing in pairings if not pairing.bye and pairing.entrants[1] in met[pairing.entrants[0]])
+
+
+def _timed(pair: Callable[[], list[Pairing]], repeats: int) -> tuple[float, list[Pairing]]:
+    """Median wall-clock seconds of ``repeats`` calls, and what the last call returned."""
+    seconds = []
+    pairings: list[Pairing] = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        pairings = pair()
+        seconds.append(time.perf_counter() - start)
+    return statistics.median(seconds), pairings
+
+
+def swiss(count: int, repeats: int) -> tuple[float, int, list[float]]:
+    """(seconds for round 5, rematches over rounds 1-5, seconds of rounds 1-4) for a Swiss of ``count``."""
+    rng = random.Random(SEED + count)
+    ratings = _ratings(count, rng)
+    results: list[list[Result]] = []
+    rematches = 0
+    earlier: list[float] = []
+    for _ in range(TIMED_ROUND - 1):
+        entrants = entrants_after(ratings, results)
+        start = time.perf_counter()
+        pairings = pair_swiss(entrants)
+        earlier.append(time.perf_counter() - start)
+        rematches += _rematches(entrants, pairings)
+        results.append(_play_heads_up(pairings, ratings, rng))
+    entrants = entrants_after(ratings, results)
+    seconds, pairings = _timed(lambda: pair_swiss(entrants), repeats)
+    rematches += _rematches(entrants, pairings)
+    return seconds, rematches, earlier
+
+
+def tables(count: int, repeats: int) -> tuple[float, int]:
+    """(seconds to seat round 5, repeat meetings at round 5's tables) for ``count`` entrants at tables of 6."""
+    rng = random.Random(SEED)
+    ratings = _ratings(count, rng)
+    results: list[list[Result]] = []
+    for _ in range(TIMED_ROUND - 1):
+        seating = seat_tables(entrants_after(ratings, results), table_size=TABLE_SIZE)
+        results.append(_play_table(seating, ratings, rng))
+    entrants = entrants_after(ratings, results)
+    seconds, seating = _timed(lambda: seat_tables(entrants, table_size=TABLE_SIZE), repeats)
+    return seconds, repeat_meetings(entrants, seating)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_args(__doc__.splitlines()[0] if __doc__ else "pairing benchmark", argv)
+    repeats = 1 if args.quick else 3
+    figures: dict[str, float | int] = {}
+    rows: list[list[object]] = []
+    rematches = 0
+    for count in SWISS_SIZES:
+        seconds, round_rematches, earlier = swiss(count, repeats)
+        rematches += round_rematches
+        figures[f"swiss_{count}_s"] = round(seconds, 4)
+        rows.append([f"swiss_{count}_s", round(seconds, 4), f"rounds 1-4: {', '.join(f'{s:.2f}' for s in earlier)} s"])
+    figures["rematches"] = rematches
+    rows.append(["rematches", rematches, f"over rounds 1-{TIMED_ROUND} of every field; must be 0"])
+    seconds, repeats_at_tables = tables(TABLE_ENTRANTS, repeats)
+    figures["tables_600_s"] = round(seconds, 4)
+    rows.append(["tables_600_s", round(seconds, 4), f"round {TIMED_ROUND}, {repeats_at_tables} repeat meetings"])
+    print_table(["figure", "value", "note"], rows)
+    print("standings_queries_1000: not measured here (needs the database; see the docstring)")
+    if args.json:
+        write_report(args.json, figures)
+
+
+if __name__ == "__main__":
+    main()
