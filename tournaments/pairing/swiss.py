@@ -16,7 +16,9 @@ How a round is paired
 4. The ideal pairs are cut into blocks: one per score group (bracket), a large bracket cut in order
    into blocks of ``block_pairs`` pairs (S1 chunk against S2 chunk). Each block (plus whoever the
    block before could not pair) is matched with ``networkx.max_weight_matching(maxcardinality=True)``
-   over every non-rematch edge: the most pairs first (C.04.3 C.5), then the weights below. Whoever a
+   over the non-rematch edges within ``window`` ranking places of the ideal pairing (over every
+   non-rematch edge when that leaves someone unpaired): the most pairs first (C.04.3 C.5), then the
+   weights below. Whoever a
    block leaves unpaired is carried into the next block, where he floats down if the scores there are
    lower. A block has at most about 3 x block_pairs nodes, so a round costs O(n) small matchings
    instead of one O(n^3) blossom over all n entrants.
