@@ -54,7 +54,7 @@ class Entrant:
 
     ``opponents`` lists every opponent met, once per meeting (a table of four adds three). ``sides``
     lists the first-attack history of the games actually played, oldest first; unplayed rounds leave
-    no entry (C.04.1 h: byes and forfeits do not count for colours). ``floats`` has one entry per round
+    no entry (a bye has no colour, C.04.1 c; a forfeit is treated alike). ``floats`` has one entry per round
     played or not, oldest first. ``byes`` counts pairing-allocated byes, ``forfeit_wins`` wins by an
     opponent's forfeit: FIDE C.04.1 d bars both from a further bye.
     """
@@ -166,7 +166,7 @@ def entrants_after(
             for entrant in result.entrants:
                 others = [other for other in result.entrants if other != entrant]
                 if result.forfeit:
-                    continue  # C.04.1 h: a forfeited game is no meeting and no colour
+                    continue  # not played: no meeting (the two may be paired again) and no colour
                 opponents[entrant].extend(others)
                 if result.first is not None:
                     sides[entrant].append(Side.FIRST if result.first == entrant else Side.SECOND)
