@@ -1,23 +1,30 @@
 """The rules of Durak as a pure library: no Django, no I/O (STYLE.md 1).
 
-``new_game`` / ``deal_game`` build a state, ``legal_actions`` lists a seat's moves, ``apply`` returns the
+``new_game`` and ``deal`` build a state, ``legal_actions`` lists a seat's moves, ``apply`` returns the
 next state or raises ``IllegalAction``; ``seat_view`` and ``public_view`` are what a seat or a spectator
 may see; records load, dump and replay games.
 """
 
-from .actions import Action, action_from_json
-from .errors import EngineError, IllegalAction, MalformedRecord
-from .deal import Deal, commitment, deal, first_attacker_for, redeal_allowed, verify_commitment
-from .play import actors, apply, is_legal, legal_actions, new_game, play, settlement, throwers
-from .views import public_view, seat_view
-from .records import Record, Replay, load_record, replay_json, replay_record, replay_text
-from .rules import Rules, preset_rules
-from .state import State
+from ._compiled import check_fresh
+
+# Before any submodule loads: a compiled engine built from older sources must not run in their place.
+check_fresh()
+
+from .actions import Action, action_from_json  # noqa: E402
+from .deal import Deal, commitment, deal, first_attacker_for, redeal_allowed, verify_commitment  # noqa: E402
+from .errors import EngineError, IllegalAction, MalformedRecord  # noqa: E402
+from .play import (  # noqa: E402
+    actors, apply, is_legal, legal_actions, new_game, play, play_trusted, settlement, throwers,
+)
+from .records import Record, Replay, load_record, replay_json, replay_record, replay_text  # noqa: E402
+from .rules import Rules, preset_rules  # noqa: E402
+from .state import State  # noqa: E402
+from .views import public_view, seat_view  # noqa: E402
 
 __all__ = [
     "Action", "Deal", "EngineError", "IllegalAction", "MalformedRecord", "Record", "Replay", "Rules", "State",
-    "action_from_json", "apply", "legal_actions", "load_record", "new_game", "play", "preset_rules",
-    "replay_json", "replay_record", "replay_text", "settlement", "throwers", "actors", "is_legal",
-    "commitment", "deal", "first_attacker_for", "redeal_allowed", "verify_commitment", "public_view",
-    "seat_view",
+    "action_from_json", "actors", "apply", "commitment", "deal", "first_attacker_for", "is_legal",
+    "legal_actions", "load_record", "new_game", "play", "play_trusted", "preset_rules", "public_view",
+    "redeal_allowed", "replay_json", "replay_record", "replay_text", "seat_view", "settlement", "throwers",
+    "verify_commitment",
 ]

@@ -2,25 +2,49 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from .cards import card_name, cards_in, lowest_card, parse_card
 from .errors import MalformedRecord
 
-ATTACK, COVER, THROW, TRANSFER, SHOW_TRUMP, TAKE, PASS, ACCUSE = range(8)
+ATTACK: Final = 0
+COVER: Final = 1
+THROW: Final = 2
+TRANSFER: Final = 3
+SHOW_TRUMP: Final = 4
+TAKE: Final = 5
+PASS: Final = 6
+ACCUSE: Final = 7
 KIND_NAMES = ("attack", "cover", "throw", "transfer", "show_trump", "take", "pass", "accuse")
 KIND_BY_NAME = {name: kind for kind, name in enumerate(KIND_NAMES)}
 _MULTI_CARD = (ATTACK, THROW, TRANSFER)
 _ONE_CARD = (SHOW_TRUMP, ACCUSE)
 
 
-class Action(NamedTuple):
+class Action:
     """One move. ``cards`` is the set of cards played, shown or accused (a bitmask; one card for a
-    cover, show_trump or accuse); ``target`` is the attack card a cover goes on, else -1."""
+    cover, show_trump or accuse); ``target`` is the attack card a cover goes on, else -1.
 
-    kind: int
-    cards: int = 0
-    target: int = -1
+    A plain class rather than a NamedTuple: compiled by mypyc it is built in a few nanoseconds,
+    which matters when bots list thousands of moves a second."""
+
+    __slots__ = ("kind", "cards", "target")
+
+    def __init__(self, kind: int, cards: int = 0, target: int = -1) -> None:
+        self.kind = kind
+        self.cards = cards
+        self.target = target
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.kind == other.kind and self.cards == other.cards and self.target == other.target
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.cards, self.target))
+
+    def __repr__(self) -> str:
+        return f"Action({self!s})"
 
     @property
     def card(self) -> int:

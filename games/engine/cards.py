@@ -9,20 +9,21 @@ this rank" are single integer operations, and copying a hand costs nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
-SUITS = "SCDH"
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "Joker")
-JOKER_RANK = 13
-RED_JOKER = 52
-BLACK_JOKER = 53
-CARD_COUNT = 54
-NO_TRUMP = -1
+SUITS: Final = "SCDH"
+RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "Joker")
+JOKER_RANK: Final = 13
+RED_JOKER: Final = 52
+BLACK_JOKER: Final = 53
+CARD_COUNT: Final = 54
+NO_TRUMP: Final = -1
 
 # Lowest rank index in each deck size (RULES.md, Cards): 24 = 9..A, 36 = 6..A, 52/54 = 2..A.
-LOWEST_RANK = {24: 7, 36: 4, 52: 0, 54: 0}
-DECK_SIZES = tuple(LOWEST_RANK)
+LOWEST_RANK: Final[dict[int, int]] = {24: 7, 36: 4, 52: 0, 54: 0}
+DECK_SIZES: Final[tuple[int, ...]] = tuple(LOWEST_RANK)
 
-RED_SUITS = (2, 3)  # diamonds and hearts
+RED_SUITS: Final = (2, 3)  # diamonds and hearts
 
 
 def rank_of(card: int) -> int:
@@ -68,6 +69,18 @@ def parse_suit(text: object) -> int:
     raise ValueError(f"not a suit: {text!r}")
 
 
+_POPCOUNT16: Final[tuple[int, ...]] = tuple(bin(value).count("1") for value in range(1 << 16))
+
+
+def popcount(mask: int) -> int:
+    """The number of cards in a set of cards. Table lookups rather than ``int.bit_count``: compiled
+    with mypyc they are native operations, while a method call on an int is not."""
+    return (
+        _POPCOUNT16[mask & 0xFFFF] + _POPCOUNT16[(mask >> 16) & 0xFFFF]
+        + _POPCOUNT16[(mask >> 32) & 0xFFFF] + _POPCOUNT16[(mask >> 48) & 0xFFFF]
+    )
+
+
 def bit(card: int) -> int:
     return 1 << card
 
@@ -108,9 +121,10 @@ def deck_cards(deck: int) -> list[int]:
     return list(cards_in(deck_mask(deck)))
 
 
-RANK_MASK = tuple(0xF << (rank * 4) for rank in range(13)) + (bit(RED_JOKER) | bit(BLACK_JOKER),)
-SUIT_MASK = tuple(sum(1 << (rank * 4 + suit) for rank in range(13)) for suit in range(4))
-RANK_BIT = tuple(1 << rank_of(card) for card in range(CARD_COUNT))
+RANK_MASK: Final[tuple[int, ...]] = tuple(0xF << (rank * 4) for rank in range(13)) + (bit(RED_JOKER) | bit(BLACK_JOKER),)
+SUIT_MASK: Final[tuple[int, ...]] = tuple(sum(1 << (rank * 4 + suit) for rank in range(13)) for suit in range(4))
+RANK_BIT: Final[tuple[int, ...]] = tuple(1 << rank_of(card) for card in range(CARD_COUNT))
+RANK_OF_BIT_INDEX: Final[tuple[int, ...]] = tuple(rank_of(card) for card in range(CARD_COUNT))
 
 
 def _cards_of_ranks(rank_bits: int) -> int:
@@ -122,7 +136,7 @@ def _cards_of_ranks(rank_bits: int) -> int:
 
 
 # CARDS_OF_RANKS[set of ranks as a 14-bit mask] = every card of those ranks; the throw-in test.
-CARDS_OF_RANKS = tuple(_cards_of_ranks(rank_bits) for rank_bits in range(1 << 14))
+CARDS_OF_RANKS: Final[tuple[int, ...]] = tuple(_cards_of_ranks(rank_bits) for rank_bits in range(1 << 14))
 
 
 def _beaters(attack: int, trump: int, joker_beats: str) -> int:
@@ -146,7 +160,7 @@ def _beaters(attack: int, trump: int, joker_beats: str) -> int:
 
 
 # BEATERS[joker mode][trump + 1][attack card] = the set of cards that cover it.
-BEATERS = {
+BEATERS: Final[dict[str, tuple[tuple[int, ...], ...]]] = {
     mode: tuple(tuple(_beaters(attack, trump, mode) for attack in range(CARD_COUNT)) for trump in range(-1, 4))
     for mode in ("all", "same_colour")
 }

@@ -7,18 +7,21 @@ state as it was. ``play`` is the in-place form that the bots' searches and the b
 
 from __future__ import annotations
 
+from typing import Final
+
 from .actions import (
     ACCUSE, ATTACK, COVER, KIND_NAMES, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action,
 )
 from .cards import (
-    BEATERS, CARDS_OF_RANKS, RANK_BIT, RANK_MASK, RANKS, SUIT_MASK, card_name, cards_in, names, rank_of,
+    BEATERS, CARDS_OF_RANKS, RANK_BIT, RANK_MASK, RANK_OF_BIT_INDEX, RANKS, SUIT_MASK, card_name, names, popcount,
+    rank_of,
 )
 from .errors import IllegalAction, MalformedRecord
 from .rules import Rules
 from .state import EPAULETTE_RANK, State
 
-HAND_SIZE = 6
-PENALTY_PERCENT = 15  # RULES.md, Cheating tables: a caught cheater (or a false accuser) pays 15 % of the stake
+HAND_SIZE: Final = 6
+PENALTY_PERCENT: Final = 15  # RULES.md, Cheating tables: a caught cheater (or a false accuser) pays 15 % of the stake
 
 
 def penalty(stake: int) -> int:
@@ -173,7 +176,7 @@ def _base_limit(state: State) -> int:
 
 def _bout_limit(state: State) -> int:
     """Never more attack cards than the defender held when he became the defender."""
-    return min(_base_limit(state), state.hands[state.defender].bit_count())
+    return min(_base_limit(state), popcount(state.hands[state.defender]))
 
 
 def throwers(state: State) -> int:
@@ -195,6 +198,12 @@ def throwers(state: State) -> int:
         if seat != defender:
             candidates |= 1 << seat
     else:
+        if state.team_of is None:
+            mask = 0
+            for seat in range(n):
+                if hands[seat] and seat != defender:
+                    mask |= 1 << seat
+            return mask
         candidates = ((1 << n) - 1) ^ (1 << defender)
     mask = 0
     team_of = state.team_of
@@ -215,10 +224,12 @@ def _transfer_target(state: State, seat: int) -> int:
 
 def _submasks(mask: int, most: int) -> list[int]:
     """Every non-empty subset of ``mask`` with at most ``most`` cards."""
+    if not mask & (mask - 1):
+        return [mask] if mask and most > 0 else []
     found = []
     sub = mask
     while sub:
-        if sub.bit_count() <= most:
+        if popcount(sub) <= most:
             found.append(sub)
         sub = (sub - 1) & mask
     return found
@@ -250,9 +261,14 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         # A lead: one card, or several of one rank, within the limit.
         actions = []
         limit = state.limit
-        for rank_cards in RANK_MASK:
-            same = hand & rank_cards
-            if same:
+        rest = hand
+        while rest:
+            low = rest & -rest
+            same = hand & RANK_MASK[RANK_OF_BIT_INDEX[low.bit_length() - 1]]
+            rest &= ~same
+            if same == low:
+                actions.append(Action(ATTACK, low))
+            else:
                 for sub in _submasks(same, limit):
                     actions.append(Action(ATTACK, sub))
         return actions
@@ -271,7 +287,8 @@ def legal_actions(state: State, seat: int) -> list[Action]:
                             actions.append(Action(COVER, low, attack_card))
                             candidates ^= low
                 actions.append(Action(TAKE))
-            _add_transfers(state, seat, hand, actions)
+            if state.rules.transfer:
+                _add_transfers(state, seat, hand, actions)
     elif throwers(state) >> seat & 1 and not state.passed >> seat & 1:
         room = state.limit - len(attack)
         if room > 0:
@@ -308,7 +325,7 @@ def _transfer_room(state: State, seat: int) -> tuple[int, int]:
     target = _transfer_target(state, seat)
     if target < 0:
         return -1, -1
-    room = min(_base_limit(state), state.hands[target].bit_count()) - len(state.attack)
+    room = min(_base_limit(state), popcount(state.hands[target])) - len(state.attack)
     return target, room
 
 
@@ -374,6 +391,37 @@ def play(state: State, seat: int, action: Action) -> None:
         raise MalformedRecord(f"unknown action kind {kind}")
 
 
+def play_trusted(state: State, seat: int, action: Action) -> None:
+    """Apply an action taken from ``legal_actions(state, seat)`` without checking it again.
+
+    The search bots and random playouts choose only listed actions; skipping the second check is
+    what makes their inner loop fast. Anything else goes through ``play``."""
+    kind = action.kind
+    if kind == COVER:
+        attack_card = action.target
+        card = action.card
+        _do_cover(state, seat, state.attack.index(attack_card), card,
+                  bool(state.beaters[attack_card] >> card & 1))
+    elif kind == THROW:
+        _do_throw(state, seat, action.cards)
+    elif kind == PASS:
+        _do_pass(state, seat)
+    elif kind == ATTACK:
+        _add_attack_cards(state, seat, action.cards, -1)
+    elif kind == TAKE:
+        state.taken = True
+        _end_bout_if_done(state)
+    elif kind == TRANSFER:
+        target = _transfer_target(state, seat)
+        _add_attack_cards(state, seat, action.cards, state.table_ranks)
+        _become_defender(state, target)
+    elif kind == SHOW_TRUMP:
+        state.shown |= 1 << seat
+        _become_defender(state, _transfer_target(state, seat))
+    else:
+        play(state, seat, action)
+
+
 def _check_holds(state: State, seat: int, cards: int, verb: str) -> None:
     missing = cards & ~state.hands[seat]
     if missing:
@@ -398,14 +446,18 @@ def _return_to_hand(state: State, seat: int, cards: int) -> None:
 
 def _add_attack_cards(state: State, seat: int, cards: int, legal_rank_bits: int) -> None:
     """Put attack cards on the table; each is legal if its rank was in ``legal_rank_bits``."""
-    for card in cards_in(cards):
+    rest = cards
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        card = low.bit_length() - 1
         state.attack.append(card)
         state.cover.append(-1)
         state.attack_by.append(seat)
         state.attack_ok.append(bool(RANK_BIT[card] & legal_rank_bits))
         state.cover_ok.append(True)
         state.table_ranks |= RANK_BIT[card]
-    state.open += cards.bit_count()
+    state.open += popcount(cards)
     state.played[seat] |= cards
     state.passed = 0
     _remove_from_hand(state, seat, cards)
@@ -426,7 +478,7 @@ def _lead(state: State, seat: int, cards: int) -> None:
     _check_holds(state, seat, cards, "attack with")
     if not _one_rank(cards):
         raise IllegalAction("an attack is one card or several cards of one rank")
-    count = cards.bit_count()
+    count = popcount(cards)
     if count > state.limit:
         raise IllegalAction(_limit_message(state, count, 0))
     _add_attack_cards(state, seat, cards, -1)
@@ -457,7 +509,7 @@ def _throw(state: State, seat: int, cards: int) -> None:
         raise IllegalAction(f"seat {seat} has passed: he may throw in again only after another card is played")
     _check_holds(state, seat, cards, "throw in")
     on_table = len(state.attack)
-    count = cards.bit_count()
+    count = popcount(cards)
     if on_table + count > state.limit:
         raise IllegalAction(_limit_message(state, count, on_table))
     table_ranks = state.table_ranks
@@ -465,7 +517,11 @@ def _throw(state: State, seat: int, cards: int) -> None:
         wrong = cards & ~CARDS_OF_RANKS[table_ranks]
         if wrong:
             raise IllegalAction(f"throw-in {' '.join(names(wrong))}: no card of that rank is on the table")
-    _add_attack_cards(state, seat, cards, table_ranks)
+    _do_throw(state, seat, cards)
+
+
+def _do_throw(state: State, seat: int, cards: int) -> None:
+    _add_attack_cards(state, seat, cards, state.table_ranks)
     if state.taken:
         # A thrower who has just thrown his last cards after a take may leave nobody to pass.
         _end_bout_if_done(state)
@@ -487,13 +543,17 @@ def _cover(state: State, seat: int, action: Action) -> None:
     beats = bool(state.beaters[attack_card] >> card & 1)
     if not beats and not state.rules.cheating:
         raise IllegalAction(f"cover {card_name(card)} does not beat {card_name(attack_card)}")
+    _do_cover(state, seat, index, card, beats)
+
+
+def _do_cover(state: State, seat: int, index: int, card: int, beats: bool) -> None:
     state.cover[index] = card
     state.cover_ok[index] = beats
     state.table_ranks |= RANK_BIT[card]
     state.open -= 1
     state.covered |= 1 << seat
     state.passed = 0
-    _remove_from_hand(state, seat, action.cards)
+    _remove_from_hand(state, seat, 1 << card)
     if not state.open:
         _end_bout_if_done(state)
 
@@ -520,6 +580,10 @@ def _pass(state: State, seat: int) -> None:
         raise IllegalAction("cannot pass while attack cards are uncovered and the defender has not taken")
     if state.passed >> seat & 1:
         raise IllegalAction(f"seat {seat} has already passed")
+    _do_pass(state, seat)
+
+
+def _do_pass(state: State, seat: int) -> None:
     state.passed |= 1 << seat
     _end_bout_if_done(state)
 
@@ -543,7 +607,7 @@ def _check_transfer(state: State, seat: int, adding: int) -> tuple[int, int]:
         raise IllegalAction("nobody can receive a transfer")
     if adding > room:
         total = len(state.attack) + adding
-        held = state.hands[target].bit_count()
+        held = popcount(state.hands[target])
         if total > _base_limit(state):
             raise IllegalAction(f"a transfer would make {total} attack cards: at most {_base_limit(state)}")
         raise IllegalAction(f"seat {target} holds {held} cards: he cannot defend against {total}")
@@ -552,7 +616,7 @@ def _check_transfer(state: State, seat: int, adding: int) -> tuple[int, int]:
 
 def _transfer(state: State, seat: int, cards: int) -> None:
     _check_holds(state, seat, cards, "transfer with")
-    target, ranks = _check_transfer(state, seat, cards.bit_count())
+    target, ranks = _check_transfer(state, seat, popcount(cards))
     if cards & ~CARDS_OF_RANKS[ranks]:
         rank = RANKS[ranks.bit_length() - 1]
         raise IllegalAction(f"a transfer needs cards of the attacked rank {rank}")
@@ -576,7 +640,7 @@ def _show_trump(state: State, seat: int, cards: int) -> None:
 
 def _become_defender(state: State, seat: int) -> None:
     state.defender = seat
-    state.limit = min(_base_limit(state), state.hands[seat].bit_count())
+    state.limit = min(_base_limit(state), popcount(state.hands[seat]))
     state.passed = 0
 
 
@@ -652,7 +716,7 @@ def _end_bout(state: State) -> None:
         hands[defender] |= table
     else:
         state.discard |= table
-        state.discard_count += table.bit_count()
+        state.discard_count += popcount(table)
         state.discarded_once = True
 
     stock = state.stock
@@ -667,7 +731,7 @@ def _end_bout(state: State) -> None:
         order.append(defender)
         for seat in order:
             hand = hands[seat]
-            need = HAND_SIZE - hand.bit_count()
+            need = HAND_SIZE - popcount(hand)
             while need > 0 and stock:
                 hand |= 1 << stock.pop()
                 need -= 1

@@ -1,0 +1,69 @@
+"""Whether the engine runs compiled (mypyc) or interpreted, and a guard against stale extensions.
+
+``scripts/build_engine.py`` compiles COMPILED_SOURCES in place and records a hash of them. Python
+prefers an extension module to the .py beside it, so an engine edited after compiling would run the
+old code; ``check_fresh`` (called when ``games.engine`` is imported) refuses that with a clear error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+COMPILED_SOURCES = (
+    "games/engine/cards.py",
+    "games/engine/errors.py",
+    "games/engine/rules.py",
+    "games/engine/actions.py",
+    "games/engine/state.py",
+    "games/engine/play.py",
+    "games/engine/simulate.py",
+    "games/bots/random_bot.py",
+)
+HASH_FILE = "games/engine/.compiled-sources.sha256"
+_EXTENSION_SUFFIXES = (".so", ".pyd")
+
+
+def sources_hash() -> str:
+    digest = hashlib.sha256()
+    for path in COMPILED_SOURCES:
+        digest.update(path.encode() + b"\0" + (ROOT / path).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _extensions() -> list[Path]:
+    found = []
+    for path in COMPILED_SOURCES:
+        source = ROOT / path
+        found += [p for p in source.parent.glob(source.stem + ".*") if p.suffix in _EXTENSION_SUFFIXES]
+    found += [p for p in ROOT.glob("*__mypyc*") if p.suffix in _EXTENSION_SUFFIXES]
+    return found
+
+
+def is_compiled() -> bool:
+    """Whether the engine's hot module was loaded from a compiled extension."""
+    module = importlib.import_module("games.engine.play")
+    return not str(module.__file__).endswith(".py")
+
+
+def remove_extensions() -> None:
+    for path in _extensions():
+        path.unlink()
+    hash_file = ROOT / HASH_FILE
+    if hash_file.exists():
+        hash_file.unlink()
+
+
+def check_fresh() -> None:
+    if not _extensions():
+        return
+    hash_file = ROOT / HASH_FILE
+    recorded = hash_file.read_text(encoding="utf-8").strip() if hash_file.exists() else ""
+    if recorded != sources_hash():
+        raise ImportError(
+            "the compiled engine was built from other sources than games/engine now holds: "
+            "run `make engine` to rebuild it, or `.venv/bin/python scripts/build_engine.py --clean` "
+            "to run interpreted"
+        )
