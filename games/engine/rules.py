@@ -83,10 +83,26 @@ class Rules:
         unknown = sorted(set(options) - known)
         if unknown:
             raise MalformedRecord(f"unknown rule option: {', '.join(unknown)}")
-        try:
-            return replace(base, **options)
-        except TypeError as error:
-            raise MalformedRecord(f"bad rules: {error}") from None
+        for name, value in options.items():
+            expected = _OPTION_TYPES[name]
+            if not isinstance(value, expected) or (isinstance(value, bool) and bool not in expected):
+                raise MalformedRecord(f"{name} must be {_TYPE_WORDS[name]}, not {value!r}")
+        return replace(base, **options)
+
+
+# Checked before a Rules is built: compiled with mypyc, a wrong type would otherwise fail with a
+# TypeError that does not name the option.
+_OPTION_TYPES: dict[str, tuple[type, ...]] = {
+    "deck": (int,), "transfer": (bool,), "transfer_by_showing_trump": (bool,), "throw_in": (str,),
+    "first_bout_limit": (int,), "teams": (str, type(None)), "cheating": (bool,), "next_game_first": (str,),
+    "redeal_five_same_suit": (bool,), "joker_beats": (str,),
+}
+_TYPE_WORDS = {
+    "deck": "24, 36 or 52", "transfer": "true or false", "transfer_by_showing_trump": "true or false",
+    "throw_in": "all or neighbours", "first_bout_limit": "6 or 5", "teams": "null, 2v2 or 3v3",
+    "cheating": "true or false", "next_game_first": "lowest_trump or under_fool",
+    "redeal_five_same_suit": "true or false", "joker_beats": "all or same_colour",
+}
 
 
 def preset_rules(name: object) -> Rules:
