@@ -51,7 +51,7 @@ chromium:
 		apt-get update -qq; \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	fi
-	@chromium --version
+	@chromium --version 2>/dev/null
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "Python 3.11 is needed: make PYTHON=python3.11 ...")'

@@ -22,7 +22,7 @@ _STOP_GRACE_S = 10.0
 
 
 class _StopRequested(Exception):
-    pass
+    """Ctrl-C or SIGTERM arrived."""
 
 
 def _raise_stop(signum: int, frame: FrameType | None) -> None:
@@ -45,6 +45,9 @@ class Command(BaseCommand):
             celery = [sys.executable, "-m", "celery", "-A", "durak_site"]
             commands["celery-worker"] = [*celery, "worker", "--loglevel=INFO", "-Q", ",".join(TASK_QUEUES)]
             commands["celery-beat"] = [*celery, "beat", "--loglevel=INFO"]
+        # Set both explicitly: a process started in the background by a shell inherits SIGINT as ignored,
+        # and Ctrl-C must stop the site however it was started.
+        signal.signal(signal.SIGINT, _raise_stop)
         signal.signal(signal.SIGTERM, _raise_stop)
         processes: dict[str, subprocess.Popen[bytes]] = {}
         try:
@@ -56,7 +59,7 @@ class Command(BaseCommand):
                 self.style.SUCCESS(f"Serving http://{options['host']}:{options['port']}/ with {mode}. Ctrl-C stops.")
             )
             self._wait_for_first_exit(processes)
-        except (KeyboardInterrupt, _StopRequested):
+        except _StopRequested:
             self.stdout.write("stopping...")
         finally:
             self._stop_all(processes)
