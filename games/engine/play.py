@@ -100,6 +100,8 @@ def new_game(
     state.epaulette_rank = EPAULETTE_RANK
     state.neighbours = rules.throw_in == "neighbours"
     state.beaters = BEATERS[rules.joker_beats][trump + 1]
+    state.bouts = 0
+    state.out_bouts = []
     if first_attacker is None:
         first_attacker = lowest_trump_holder(hands, trump)
     elif not 0 <= first_attacker < n:
@@ -737,15 +739,13 @@ def _end_bout(state: State) -> None:
                 need -= 1
             hands[seat] = hand
 
+    state.bouts += 1
     if not stock:
         # Players go out only now, in the order in which they played their last card.
-        for seat in state.emptied:
+        for seat in state.emptied + list(range(n)):
             if not hands[seat] and not state.out_mask >> seat & 1:
                 state.out.append(seat)
-                state.out_mask |= 1 << seat
-        for seat in range(n):
-            if not hands[seat] and not state.out_mask >> seat & 1:
-                state.out.append(seat)
+                state.out_bouts.append(state.bouts)
                 state.out_mask |= 1 << seat
 
     if _game_over(state):
@@ -833,6 +833,31 @@ def _epaulettes(state: State, winner: int, durak: int | None) -> dict[str, objec
     if not cards & ~state.trump_mask():
         return None
     return {"seat": durak, "by": winner, "rank": RANKS[state.epaulette_rank], "cards": names(cards)}
+
+
+def places(state: State) -> list[list[int]]:
+    """A finished game's finishing order as groups of seats, best first: players who went out at the
+    end of the same bout share a group (they draw each other for ratings); the losers come last as one
+    group (the durak, or the losing team's players still holding cards). A draw is a single group."""
+    if not state.finished or state.result is None:
+        raise IllegalAction("the game is not over")
+    if state.result["outcome"] == "draw":
+        return [list(range(state.n))]
+    losers = set(state.result["losing_team"] or [state.result["durak"]])
+    groups: list[list[int]] = []
+    last_bout = -1
+    for seat, bout in zip(state.out, state.out_bouts):
+        if seat in losers:
+            continue
+        if bout != last_bout:
+            groups.append([])
+            last_bout = bout
+        groups[-1].append(seat)
+    winners_left = [seat for seat in range(state.n) if seat not in losers and seat not in state.out]
+    if winners_left:
+        groups.append(winners_left)
+    groups.append(sorted(losers))
+    return groups
 
 
 def settlement(state: State) -> list[int]:

@@ -20,7 +20,7 @@ class State:
         "attack_ok", "cover_ok", "open", "table_ranks", "discard", "discard_count", "attacker",
         "defender", "limit", "taken", "passed", "shown", "played", "covered", "emptied", "out",
         "out_mask", "discarded_once", "finished", "result", "teams", "team_of", "stake", "bank",
-        "paid", "epaulette_rank", "neighbours", "beaters",
+        "paid", "epaulette_rank", "neighbours", "beaters", "bouts", "out_bouts",
     )
 
     rules: Rules
@@ -60,6 +60,8 @@ class State:
     epaulette_rank: int
     neighbours: bool          # throw_in == "neighbours", cached for the hot path
     beaters: tuple[int, ...]  # BEATERS row for this game's trump and joker rule
+    bouts: int                # bouts finished so far
+    out_bouts: list[int]      # for each seat in ``out``, the bout (1-based) at whose end it went out
 
     def copy(self) -> State:
         new = State.__new__(State)
@@ -100,6 +102,8 @@ class State:
         new.epaulette_rank = self.epaulette_rank
         new.neighbours = self.neighbours
         new.beaters = self.beaters
+        new.bouts = self.bouts
+        new.out_bouts = self.out_bouts[:]
         return new
 
     # Small read-only helpers used by views, bots and tests (not by the hot path).
