@@ -1,3 +1,4 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from accounts import views
@@ -7,7 +8,7 @@ app_name = "accounts"
 urlpatterns = [
     path("sign-up/", views.sign_up, name="sign-up"),
     path("log-in/", views.LogInView.as_view(), name="login"),
-    path("log-out/", views.LogOutView.as_view(), name="logout"),
+    path("log-out/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
     path("password/change/", views.PasswordChangeView.as_view(), name="password-change"),
     path("password/change/done/", views.PasswordChangeDoneView.as_view(), name="password-change-done"),

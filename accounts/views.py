@@ -66,10 +66,6 @@ class LogInView(auth_views.LoginView):
         return _remember_language(response, form.get_user().preferred_language)
 
 
-class LogOutView(auth_views.LogoutView):
-    pass
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:

@@ -132,7 +132,5 @@ app.conf.update(
     },
     broker_connection_retry_on_startup=True,
     broker_transport_options={"visibility_timeout": _REDIS_VISIBILITY_TIMEOUT_S},
-    result_backend_transport_options={"visibility_timeout": _REDIS_VISIBILITY_TIMEOUT_S},
-    worker_send_task_events=False,
 )
 app.autodiscover_tasks()
