@@ -1,5 +1,8 @@
 """Settings for pytest: the backends still come from the environment (CI sets PostgreSQL and Redis)."""
 
+import os
+import tempfile
+
 from durak_site.environment import DEVELOPMENT_SECRET_KEY
 
 from .base import *
@@ -10,7 +13,11 @@ DEBUG = False
 # Hashing with the real algorithm costs ~0.3 s a password; tests create many users.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
+# One test database per test run (the process id in its name): several engineers may run the tests in
+# one working tree at once. For SQLite it is a file, not Django's default in-memory database, so that
+# the Daphne and Celery processes that some tests start can open the same test database.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # A file, not Django's default in-memory database, so that the Daphne and Celery processes
-    # that some tests start can open the same test database.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".pytest-db.sqlite3")}
+    _test_database_name = os.path.join(tempfile.gettempdir(), f"durak-test-{os.getpid()}.sqlite3")
+else:
+    _test_database_name = f"test_{DATABASES['default']['NAME']}_{os.getpid()}"
+DATABASES["default"]["TEST"] = {"NAME": _test_database_name}
