@@ -12,6 +12,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connections
+from kombu import Connection
 
 from durak_site.inprocess_tasks import in_process_runner
 
@@ -86,12 +87,9 @@ async def channel_layer_status() -> ComponentStatus:
 
 def task_broker_status() -> ComponentStatus:
     if settings.TASKS_IN_PROCESS:
-        runner_ok = in_process_runner().is_alive()
-        if not runner_ok:
+        if not in_process_runner().is_alive():
             return _failed("task broker", "in-process", RuntimeError("the in-process task thread died"))
         return ComponentStatus(ok=True, backend="in-process")
-
-    from kombu import Connection
 
     broker_url = settings.CELERY_BROKER_URL
     backend = broker_url.split("://", 1)[0]
