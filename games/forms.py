@@ -1,0 +1,126 @@
+"""Forms of the play pages: create a table (a preset, then every option of RULES.md), join a seat, add bots.
+
+The create form checks the combinations a player can get wrong with translated messages, then builds the
+engine's `Rules` as the last word, so a table is never created with a rule set the engine refuses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import BotLevel
+from games.engine import MalformedRecord, Rules
+
+PRESET_CHOICES = [("podkidnoy", _("Podkidnoy (throw-in)")), ("perevodnoy", _("Perevodnoy (transfer)"))]
+DECK_CHOICES = [(24, _("24 cards (9 to ace)")), (36, _("36 cards (6 to ace)")), (52, _("52 cards (2 to ace)"))]
+PLAYER_CHOICES = [(count, str(count)) for count in range(2, 9)]
+THROW_IN_CHOICES = [("all", _("Everyone but the defender")), ("neighbours", _("Only the defender's neighbours"))]
+FIRST_BOUT_LIMIT_CHOICES = [(6, _("6 cards")), (5, _("5 cards before the first discard"))]
+TEAM_CHOICES = [("", _("Every player for himself")), ("2v2", _("Two against two")), ("3v3", _("Three against three"))]
+TEAM_PLAYERS = {"2v2": 4, "3v3": 6}
+TURN_SECONDS_CHOICES = [
+    (15, _("15 seconds")),
+    (30, _("30 seconds")),
+    (60, _("1 minute")),
+    (120, _("2 minutes")),
+    (300, _("5 minutes")),
+    (900, _("15 minutes")),
+]
+MAX_STAKE = 1_000_000
+
+
+class TableCreateForm(forms.Form):
+    name = forms.CharField(label=_("Table name"), max_length=60, required=False)
+    preset = forms.ChoiceField(label=_("Game"), choices=PRESET_CHOICES, initial="podkidnoy")
+    deck = forms.TypedChoiceField(label=_("Deck"), choices=DECK_CHOICES, coerce=int, initial=36)
+    players = forms.TypedChoiceField(
+        label=_("Players"), choices=PLAYER_CHOICES, coerce=int, initial=2,
+        help_text=_("Up to 4 with 24 cards, 6 with 36, 8 with 52."),
+    )  # fmt: skip
+    transfer_by_showing_trump = forms.BooleanField(
+        label=_("Transfer by showing a trump"), required=False,
+        help_text=_("Perevodnoy only: show a trump of the attacked rank instead of laying it."),
+    )  # fmt: skip
+    throw_in = forms.ChoiceField(label=_("Who throws in"), choices=THROW_IN_CHOICES, initial="all")
+    first_bout_limit = forms.TypedChoiceField(
+        label=_("First bout limit"), choices=FIRST_BOUT_LIMIT_CHOICES, coerce=int, initial=6
+    )
+    teams = forms.ChoiceField(label=_("Teams"), choices=TEAM_CHOICES, required=False, initial="")
+    cheating = forms.BooleanField(
+        label=_("Cheating table"), required=False,
+        help_text=_("Illegal cards may be played and accused; a caught cheater pays 15% of the stake."),
+    )  # fmt: skip
+    stake = forms.IntegerField(label=_("Stake in chips"), min_value=0, max_value=MAX_STAKE, initial=0)
+    private = forms.BooleanField(
+        label=_("Private table"), required=False, help_text=_("Not listed in the lobby; players join by its link.")
+    )
+    password = forms.CharField(
+        label=_("Password"), max_length=60, required=False, widget=forms.PasswordInput(render_value=True),
+        help_text=_("Optional, for a private table."),
+    )  # fmt: skip
+    rated = forms.BooleanField(label=_("Rated game"), required=False)
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Time per turn"), choices=TURN_SECONDS_CHOICES, coerce=int, initial=30
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        preset, deck, players, teams = data["preset"], data["deck"], data["players"], data["teams"] or None
+        if players > deck // 6:
+            self.add_error(
+                "players",
+                _("A deck of %(deck)d cards seats at most %(most)d players.") % {"deck": deck, "most": deck // 6},
+            )
+        if teams and players != TEAM_PLAYERS[teams]:
+            self.add_error(
+                "teams", _("%(teams)s needs exactly %(players)d players.") % {
+                    "teams": dict(TEAM_CHOICES)[teams], "players": TEAM_PLAYERS[teams]
+                },
+            )  # fmt: skip
+        if data["transfer_by_showing_trump"] and preset != "perevodnoy":
+            self.add_error("transfer_by_showing_trump", _("Transfers by showing a trump need perevodnoy."))
+        if data["rated"] and data["cheating"]:
+            self.add_error("cheating", _("A rated game is never played at a cheating table."))
+        if data["password"] and not data["private"]:
+            self.add_error("password", _("Only a private table has a password."))
+        if self.errors:
+            return data
+        try:
+            data["rules"] = self.rules()
+        except MalformedRecord as error:
+            raise forms.ValidationError(
+                _("The engine refuses this rule set: %(reason)s"), params={"reason": str(error)}
+            ) from error
+        return data
+
+    def rules(self) -> Rules:
+        """The engine's rule set from the cleaned options; raises MalformedRecord if it refuses them."""
+        data = self.cleaned_data
+        return Rules.from_dict(
+            {
+                "preset": data["preset"],
+                "deck": data["deck"],
+                "transfer_by_showing_trump": data["transfer_by_showing_trump"],
+                "throw_in": data["throw_in"],
+                "first_bout_limit": data["first_bout_limit"],
+                "teams": data["teams"] or None,
+                "cheating": data["cheating"],
+            }
+        )
+
+
+class JoinForm(forms.Form):
+    seat = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    password = forms.CharField(
+        label=_("Password"), max_length=60, required=False, widget=forms.PasswordInput
+    )
+
+
+class BotForm(forms.Form):
+    level = forms.ChoiceField(label=_("Bot level"), choices=BotLevel.choices, initial=BotLevel.EASY)
+    seat = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)

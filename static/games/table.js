@@ -1,0 +1,691 @@
+// The game page: draws the table from the server's game.view messages and sends the player's moves.
+// Every move offered comes from view.legal; the page never decides what is legal by itself.
+// No build step: a plain ES module, loaded by templates/games/game.html.
+
+const SUIT_SYMBOLS = { S: "\u2660", C: "\u2663", D: "\u2666", H: "\u2665" };
+const RED_SUITS = new Set(["D", "H"]);
+const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "Joker"];
+const SVG_NS = "http://www.w3.org/2000/svg";
+const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
+
+function readJson(id) {
+  const element = document.getElementById(id);
+  return element ? JSON.parse(element.textContent) : null;
+}
+
+function format(template, values) {
+  return template.replace(/%\((\w+)\)s/g, (_, key) => (key in values ? String(values[key]) : ""));
+}
+
+function parseCard(name) {
+  if (name === "RJ" || name === "BJ") return { rank: "Joker", suit: null, red: name === "RJ" };
+  const suit = name.slice(-1);
+  return { rank: name.slice(0, -1), suit, red: RED_SUITS.has(suit) };
+}
+
+function rankIndex(name) {
+  return RANK_ORDER.indexOf(parseCard(name).rank);
+}
+
+function svgElement(tag, attributes, text) {
+  const element = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+export class GameTable {
+  constructor(root) {
+    this.root = root;
+    this.strings = readJson("game-strings");
+    this.gameId = root.dataset.gameId;
+    this.selection = [];
+    this.message = null;
+    this.socket = null;
+    this.attempt = 0;
+    this.closing = false;
+    this.pendingSeq = null;
+    this.parts = {};
+    for (const element of root.querySelectorAll("[data-part]")) this.parts[element.dataset.part] = element;
+    const initial = readJson("game-initial");
+    if (initial) this.receive(initial);
+    setInterval(() => this.tick(), 250);
+    window.addEventListener("beforeunload", () => { this.closing = true; });
+    this.connect();
+  }
+
+  // --- connection ------------------------------------------------------------------------------
+
+  connect() {
+    const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    const query = this.root.dataset.socketQuery || "";
+    const socket = new WebSocket(`${scheme}${window.location.host}/ws/game/${this.gameId}/${query}`);
+    this.socket = socket;
+    this.setConnection("connecting");
+    socket.addEventListener("open", () => {
+      this.attempt = 0;
+      this.setConnection("connected");
+      socket.send(JSON.stringify({ type: "sync" }));
+    });
+    socket.addEventListener("message", (event) => {
+      let data;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (data.type === "game.view") {
+        this.receive(data);
+      } else if (data.type === "game.error") {
+        this.showError(data.message || data.code);
+        // Whatever was refused, the page must show the game as it really is now.
+        this.send({ type: "sync" });
+      }
+    });
+    socket.addEventListener("close", () => {
+      if (this.socket !== socket || this.closing) return;
+      const delay = RECONNECT_DELAYS_MS[Math.min(this.attempt, RECONNECT_DELAYS_MS.length - 1)];
+      this.attempt += 1;
+      this.setConnection("reconnecting", Math.ceil(delay / 1000));
+      setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  send(payload) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(payload));
+      return true;
+    }
+    this.showError(this.strings.not_connected);
+    return false;
+  }
+
+  sendAction(action) {
+    if (!this.message) return;
+    this.clearError();
+    if (this.send({ type: "action", action, seq: this.message.seq })) {
+      this.pendingSeq = this.message.seq;
+      this.selection = [];
+      this.render();
+    }
+  }
+
+  setConnection(state, seconds) {
+    const element = this.parts.connection;
+    element.dataset.state = state;
+    element.textContent = format(this.strings[state], { s: seconds });
+  }
+
+  // --- state ---------------------------------------------------------------------------------
+
+  receive(message) {
+    if (this.message && message.seq < this.message.seq && message.game === this.message.game) return;
+    const changed = !this.message || this.message.seq !== message.seq;
+    this.message = message;
+    if (changed) {
+      this.pendingSeq = null;
+      this.selection = this.selection.filter((card) => (message.view.hand || []).includes(card));
+    }
+    this.render();
+  }
+
+  get view() {
+    return this.message.view;
+  }
+
+  get mySeat() {
+    return this.message.seat;
+  }
+
+  get legal() {
+    if (this.message.status !== "playing" || this.pendingSeq === this.message.seq) return [];
+    return this.view.legal || [];
+  }
+
+  playerName(seat) {
+    const player = (this.message.players || []).find((entry) => entry.seat === seat);
+    const name = player ? player.name : format(this.strings.seat_n, { n: seat + 1 });
+    return seat === this.mySeat ? format(this.strings.you_name, { name }) : name;
+  }
+
+  cardText(name) {
+    const card = parseCard(name);
+    if (card.suit === null) return this.strings.joker;
+    return `${this.strings.ranks[card.rank] || card.rank}${SUIT_SYMBOLS[card.suit]}`;
+  }
+
+  cardLabel(name) {
+    const card = parseCard(name);
+    if (card.suit === null) return this.strings.joker;
+    return format(this.strings.card_label, {
+      rank: this.strings.rank_names[card.rank] || card.rank,
+      suit: this.strings.suit_names[card.suit],
+    });
+  }
+
+  roleOf(seat) {
+    const view = this.view;
+    if ((view.out || []).includes(seat)) return "out";
+    if (view.finished) return null;
+    if (seat === view.defender) return view.taken ? "taking" : "defending";
+    if (seat === view.attacker && view.table.length === 0) return "attacking";
+    if (seat === view.attacker) return "attacking";
+    if ((view.throwers || []).includes(seat)) return "throwing_in";
+    return null;
+  }
+
+  // The seats the turn timer is waiting on, as far as the public view tells.
+  waitingOn() {
+    const view = this.view;
+    if (view.finished || this.message.status !== "playing") return [];
+    if (Array.isArray(this.message.waiting)) return this.message.waiting;
+    if (view.table.length === 0) return [view.attacker];
+    const uncovered = view.table.some((pair) => pair.cover === null);
+    if (uncovered && !view.taken) return [view.defender];
+    const passed = new Set(view.passed || []);
+    return (view.throwers || []).filter((seat) => !passed.has(seat));
+  }
+
+  sortedHand() {
+    const trump = this.view.trump;
+    const suitOrder = ["S", "C", "D", "H"];
+    const key = (name) => {
+      const card = parseCard(name);
+      const trumpRank = card.suit === null ? 2 : card.suit === trump ? 1 : 0;
+      return [trumpRank, suitOrder.indexOf(card.suit), rankIndex(name)];
+    };
+    return [...(this.view.hand || [])].sort((a, b) => {
+      const ka = key(a);
+      const kb = key(b);
+      for (let i = 0; i < ka.length; i += 1) if (ka[i] !== kb[i]) return ka[i] - kb[i];
+      return 0;
+    });
+  }
+
+  playableCards() {
+    const cards = new Set();
+    for (const action of this.legal) {
+      for (const card of action.cards || []) cards.add(card);
+      if (action.type === "cover" || action.type === "show_trump") cards.add(action.card);
+    }
+    return cards;
+  }
+
+  // The moves the selected cards make: attack, throw and transfer need exactly the selected set.
+  selectionActions() {
+    const selected = [...this.selection].sort().join(" ");
+    const found = [];
+    if (!selected) return found;
+    for (const action of this.legal) {
+      if (["attack", "throw", "transfer"].includes(action.type) && [...action.cards].sort().join(" ") === selected) {
+        found.push(action);
+      }
+      if (action.type === "show_trump" && this.selection.length === 1 && action.card === this.selection[0]) {
+        found.push(action);
+      }
+    }
+    return found;
+  }
+
+  coverTargets() {
+    if (this.selection.length !== 1) return new Map();
+    const targets = new Map();
+    for (const action of this.legal) {
+      if (action.type === "cover" && action.card === this.selection[0]) targets.set(action.attack, action);
+    }
+    return targets;
+  }
+
+  toggleCard(name) {
+    if (!this.playableCards().has(name)) return;
+    this.clearError();
+    if (this.selection.includes(name)) {
+      this.selection = this.selection.filter((card) => card !== name);
+    } else if (this.selection.length && parseCard(this.selection[0]).rank !== parseCard(name).rank) {
+      this.selection = [name];
+    } else {
+      this.selection = [...this.selection, name];
+    }
+    this.render();
+  }
+
+  // --- drawing -------------------------------------------------------------------------------
+
+  cardSvg(name, { back = false } = {}) {
+    const svg = svgElement("svg", { viewBox: "0 0 100 140", class: "card-svg", role: "img" });
+    if (back) {
+      svg.setAttribute("aria-label", this.strings.card_back);
+      svg.append(svgElement("rect", { x: 2, y: 2, width: 96, height: 136, rx: 9, class: "card-back" }));
+      svg.append(svgElement("rect", { x: 10, y: 10, width: 80, height: 120, rx: 5, class: "card-back-inner" }));
+      return svg;
+    }
+    const card = parseCard(name);
+    svg.setAttribute("aria-label", this.cardLabel(name));
+    svg.classList.add(card.red ? "red" : "black");
+    svg.append(svgElement("rect", { x: 2, y: 2, width: 96, height: 136, rx: 9, class: "card-face" }));
+    if (card.suit === null) {
+      svg.append(svgElement("text", { x: 50, y: 82, "text-anchor": "middle", class: "card-pip" }, "\u2605"));
+      svg.append(svgElement("text", { x: 10, y: 30, class: "card-rank" }, "J"));
+      return svg;
+    }
+    const rank = this.strings.ranks[card.rank] || card.rank;
+    const symbol = SUIT_SYMBOLS[card.suit];
+    svg.append(svgElement("text", { x: 9, y: 33, class: "card-rank" }, rank));
+    svg.append(svgElement("text", { x: 10, y: 60, class: "card-suit" }, symbol));
+    svg.append(svgElement("text", { x: 54, y: 112, "text-anchor": "middle", class: "card-pip" }, symbol));
+    const corner = svgElement("g", { transform: "rotate(180 50 70)" });
+    corner.append(svgElement("text", { x: 9, y: 33, class: "card-rank small" }, rank));
+    svg.append(corner);
+    return svg;
+  }
+
+  render() {
+    if (!this.message) return;
+    this.renderStatus();
+    this.renderPlayers();
+    this.renderPiles();
+    this.renderTable();
+    this.renderHand();
+    this.renderActions();
+    this.renderLog();
+    this.renderResult();
+  }
+
+  renderStatus() {
+    const status = this.parts.status;
+    const message = this.message;
+    let text;
+    if (message.status === "finished" || this.view.finished) {
+      text = this.strings.finished;
+    } else if (this.mySeat === null || this.mySeat === undefined) {
+      text = this.strings.spectating;
+    } else if (this.pendingSeq === message.seq) {
+      text = this.strings.sending;
+    } else if (this.legal.length) {
+      if (this.coverTargets().size) text = this.strings.hint_cover;
+      else if (this.selection.length) text = this.strings.hint_action;
+      else text = format(this.strings.your_move, { role: this.strings.roles[this.roleOf(this.mySeat)] || "" });
+    } else {
+      const names = this.waitingOn().map((seat) => this.playerName(seat)).join(", ");
+      text = format(this.strings.waiting_for, { names });
+    }
+    status.textContent = text;
+    status.classList.toggle("my-turn", this.legal.length > 0);
+  }
+
+  renderPlayers() {
+    const list = this.parts.players;
+    list.replaceChildren();
+    const waiting = new Set(this.waitingOn());
+    const teams = this.view.teams;
+    for (const player of this.message.players || []) {
+      if (player.seat === this.mySeat) continue;
+      list.append(this.playerPanel(player, waiting, teams));
+    }
+    const me = (this.message.players || []).find((player) => player.seat === this.mySeat);
+    this.parts.me.replaceChildren();
+    if (me) this.parts.me.append(this.playerPanel(me, waiting, teams));
+  }
+
+  playerPanel(player, waiting, teams) {
+    const seat = player.seat;
+    const panel = document.createElement("li");
+    panel.className = "player";
+    panel.dataset.seat = seat;
+    panel.classList.toggle("to-act", waiting.has(seat));
+    const name = document.createElement("strong");
+    name.className = "player-name";
+    name.textContent = this.playerName(seat);
+    panel.append(name);
+    const facts = [];
+    if (player.bot) facts.push(format(this.strings.bot_level, { level: this.strings.levels[player.level] || player.level || "" }));
+    if (teams) {
+      const team = teams.findIndex((members) => members.includes(seat));
+      if (team >= 0) facts.push(format(this.strings.team_n, { n: team + 1 }));
+    }
+    if (!player.bot && player.connected === false) facts.push(this.strings.offline);
+    if (player.autopilot) facts.push(this.strings.autopilot);
+    else if (player.timeouts) facts.push(format(this.strings.timeouts, { n: player.timeouts }));
+    if ((this.view.shown_trump || []).includes(seat)) facts.push(this.strings.showed_trump);
+    if ((this.view.passed || []).includes(seat) && this.view.table.length) facts.push(this.strings.passed);
+    const role = this.roleOf(seat);
+    const roleBadge = document.createElement("span");
+    roleBadge.className = `role role-${role || "none"}`;
+    roleBadge.textContent = role ? this.strings.roles[role] : "";
+    panel.append(roleBadge);
+    const count = (this.view.hand_counts || [])[seat] ?? 0;
+    const counter = document.createElement("span");
+    counter.className = "card-count";
+    counter.textContent = format(this.strings.cards_n, { n: count });
+    panel.append(counter);
+    if (seat !== this.mySeat) {
+      const fan = document.createElement("span");
+      fan.className = "fan";
+      fan.setAttribute("aria-hidden", "true");
+      for (let i = 0; i < Math.min(count, 8); i += 1) fan.append(this.cardSvg(null, { back: true }));
+      panel.append(fan);
+    }
+    if (facts.length) {
+      const detail = document.createElement("small");
+      detail.className = "player-facts";
+      detail.textContent = facts.join(" \u00b7 ");
+      panel.append(detail);
+    }
+    if (waiting.has(seat)) {
+      const timer = document.createElement("span");
+      timer.className = "timer";
+      timer.dataset.timer = "";
+      panel.append(timer);
+    }
+    return panel;
+  }
+
+  renderPiles() {
+    const view = this.view;
+    const stock = this.parts.stock;
+    stock.replaceChildren();
+    if (view.stock > 0) {
+      const pile = document.createElement("div");
+      pile.className = "stock-pile";
+      pile.append(this.cardSvg(null, { back: true }));
+      if (view.trump_card) {
+        // Beside the stock rather than under it, so that its rank stays readable on a phone.
+        const trumpCard = this.cardSvg(view.trump_card);
+        trumpCard.classList.add("trump-card");
+        pile.append(trumpCard);
+      }
+      stock.append(pile);
+    }
+    const trump = view.trump;
+    this.parts.trump.textContent = trump ? `${SUIT_SYMBOLS[trump]} ${this.strings.suit_names[trump]}` : this.strings.no_trump;
+    this.parts.trump.className = trump && RED_SUITS.has(trump) ? "red" : "black";
+    this.parts["stock-count"].textContent = view.stock;
+    this.parts["discard-count"].textContent = view.discard;
+    this.parts.limit.textContent = view.limit ?? "";
+  }
+
+  renderTable() {
+    const area = this.parts.table;
+    area.replaceChildren();
+    const targets = this.coverTargets();
+    const accusable = new Map();
+    for (const action of this.legal) if (action.type === "accuse") accusable.set(action.card, action);
+    if (!this.view.table.length) {
+      const empty = document.createElement("p");
+      empty.className = "table-empty";
+      empty.textContent = this.view.finished ? "" : this.strings.table_empty;
+      area.append(empty);
+    }
+    for (const pair of this.view.table) {
+      const slot = document.createElement("div");
+      slot.className = "pair";
+      const attack = document.createElement("button");
+      attack.type = "button";
+      attack.className = "card-button attack-card";
+      attack.dataset.card = pair.attack;
+      attack.append(this.cardSvg(pair.attack));
+      const target = targets.get(pair.attack);
+      if (target) {
+        attack.classList.add("target");
+        attack.setAttribute("aria-label", format(this.strings.cover_this, { card: this.cardLabel(pair.attack) }));
+        attack.addEventListener("click", () => this.sendAction(target));
+      } else {
+        attack.disabled = true;
+      }
+      slot.append(attack);
+      if (pair.cover) {
+        const cover = document.createElement("div");
+        cover.className = "cover-card";
+        cover.dataset.card = pair.cover;
+        cover.append(this.cardSvg(pair.cover));
+        slot.append(cover);
+      }
+      for (const card of [pair.attack, pair.cover]) {
+        const accuse = card && accusable.get(card);
+        if (!accuse) continue;
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "accuse";
+        button.dataset.action = "accuse";
+        button.textContent = format(this.strings.accuse_card, { card: this.cardText(card) });
+        button.addEventListener("click", () => this.sendAction(accuse));
+        slot.append(button);
+      }
+      area.append(slot);
+    }
+  }
+
+  renderHand() {
+    const area = this.parts.hand;
+    area.replaceChildren();
+    if (this.mySeat === null || this.mySeat === undefined) {
+      area.hidden = true;
+      return;
+    }
+    area.hidden = false;
+    const playable = this.playableCards();
+    for (const name of this.sortedHand()) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "card-button hand-card";
+      button.dataset.card = name;
+      button.append(this.cardSvg(name));
+      if (playable.has(name)) {
+        button.classList.add("playable");
+        button.setAttribute("aria-pressed", this.selection.includes(name) ? "true" : "false");
+        button.addEventListener("click", () => this.toggleCard(name));
+      } else {
+        button.disabled = true;
+        if (this.legal.length) button.classList.add("idle");
+      }
+      if (this.selection.includes(name)) button.classList.add("selected");
+      area.append(button);
+    }
+  }
+
+  renderActions() {
+    const area = this.parts.actions;
+    area.replaceChildren();
+    const add = (label, action, kind, onClick) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = `button action-${kind}`;
+      button.dataset.action = kind;
+      button.textContent = label;
+      button.addEventListener("click", onClick || (() => this.sendAction(action)));
+      area.append(button);
+    };
+    for (const action of this.selectionActions()) {
+      const cards = (action.cards || [action.card]).map((card) => this.cardText(card)).join(" ");
+      add(format(this.strings.actions[action.type], { cards }), action, action.type);
+    }
+    for (const action of this.legal) {
+      if (action.type === "take") add(this.strings.take, action, "take");
+      if (action.type === "pass") add(this.passLabel(), action, "pass");
+    }
+    if (this.selection.length) {
+      add(this.strings.clear_selection, null, "clear", () => {
+        this.selection = [];
+        this.render();
+      });
+    }
+    const seated = this.mySeat !== null && this.mySeat !== undefined;
+    const out = seated && (this.view.out || []).includes(this.mySeat);
+    this.parts.surrender.hidden = !(seated && !out && this.message.status === "playing" && !this.view.finished);
+  }
+
+  passLabel() {
+    if (this.view.taken) return this.strings.pass_after_take;
+    if (this.view.table.length && this.view.table.every((pair) => pair.cover !== null)) return this.strings.beaten;
+    return this.strings.pass;
+  }
+
+  renderLog() {
+    const list = this.parts.log;
+    list.replaceChildren();
+    for (const entry of this.message.log || []) {
+      const item = document.createElement("li");
+      item.textContent = this.logText(entry);
+      list.append(item);
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  logText(entry) {
+    if (entry.text) return entry.text;
+    const action = entry.action || {};
+    const cards = (action.cards || (action.card ? [action.card] : [])).map((card) => this.cardText(card)).join(" ");
+    return `${this.playerName(entry.seat)}: ${action.type || ""} ${cards}`.trim();
+  }
+
+  renderResult() {
+    const section = this.parts.result;
+    const result = this.message.result;
+    if (!result) {
+      section.hidden = true;
+      return;
+    }
+    section.hidden = false;
+    const outcome = this.parts.outcome;
+    if (result.outcome === "draw") outcome.textContent = this.strings.draw;
+    else if (result.losing_team && result.losing_team.length) {
+      outcome.textContent = format(this.strings.team_lost, { names: result.losing_team.map((s) => this.playerName(s)).join(", ") });
+    } else outcome.textContent = format(this.strings.durak_is, { name: this.playerName(result.durak) });
+
+    const table = this.parts.places;
+    table.replaceChildren();
+    const placeOf = this.placesBySeat(result);
+    const seats = (this.message.players || []).map((player) => player.seat).sort((a, b) => (placeOf.get(a) ?? 99) - (placeOf.get(b) ?? 99));
+    for (const seat of seats) {
+      const row = document.createElement("tr");
+      row.dataset.seat = seat;
+      const cells = [
+        placeOf.has(seat) ? String(placeOf.get(seat)) : "",
+        this.playerName(seat) + (seat === result.durak ? ` (${this.strings.durak})` : ""),
+        this.perSeat(result.chips, seat),
+        this.perSeat(result.rating_change, seat),
+      ];
+      for (const text of cells) {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        row.append(cell);
+      }
+      table.append(row);
+    }
+    this.parts["rating-column"].hidden = !result.rating_change;
+    for (const row of table.rows) row.cells[3].hidden = !result.rating_change;
+
+    const epaulettes = this.parts.epaulettes;
+    if (result.epaulettes) {
+      const cards = (result.epaulettes.cards || []).map((card) => this.cardText(card)).join(" ");
+      epaulettes.textContent = format(this.strings.epaulettes, {
+        name: result.epaulettes.seat === null || result.epaulettes.seat === undefined
+          ? this.strings.losing_team : this.playerName(result.epaulettes.seat),
+        by: this.playerName(result.epaulettes.by),
+        cards,
+      });
+      epaulettes.hidden = false;
+    } else {
+      epaulettes.hidden = true;
+    }
+    const deckText = Array.isArray(result.deck) ? result.deck.join(" ") : result.deck || "";
+    this.parts.salt.textContent = result.salt || "";
+    this.parts.deck.textContent = deckText;
+    this.parts.commitment.textContent = result.commitment || "";
+    this.parts["check-command"].textContent = `printf '%s' '${result.salt || ""}:${deckText}' | sha256sum`;
+    const cards = this.parts["deck-cards"];
+    if (cards.childElementCount === 0 && deckText) {
+      for (const name of deckText.split(" ")) {
+        const item = document.createElement("span");
+        item.className = `deck-card ${parseCard(name).red ? "red" : "black"}`;
+        item.textContent = this.cardText(name);
+        cards.append(item);
+      }
+    }
+    this.parts.record.hidden = false;
+  }
+
+  placesBySeat(result) {
+    const places = new Map();
+    const groups = result.places;
+    if (Array.isArray(groups)) {
+      let place = 1;
+      for (const group of groups) {
+        const members = Array.isArray(group) ? group : [group];
+        for (const seat of members) places.set(seat, place);
+        place += members.length;
+      }
+    } else if (groups && typeof groups === "object") {
+      for (const [seat, place] of Object.entries(groups)) places.set(Number(seat), place);
+    }
+    return places;
+  }
+
+  perSeat(values, seat) {
+    if (values === null || values === undefined) return "";
+    const value = Array.isArray(values) ? values[seat] : values[seat] ?? values[String(seat)];
+    if (value === undefined || value === null) return "";
+    const number = Number(value);
+    if (Number.isNaN(number)) return String(value);
+    return number > 0 ? `+${number}` : String(number);
+  }
+
+  async checkCommitment() {
+    const result = this.message && this.message.result;
+    const output = this.parts["check-output"];
+    if (!result) return;
+    if (!window.crypto || !window.crypto.subtle) {
+      output.textContent = this.strings.no_subtle;
+      return;
+    }
+    const deckText = Array.isArray(result.deck) ? result.deck.join(" ") : result.deck;
+    const bytes = new TextEncoder().encode(`${result.salt}:${deckText}`);
+    const digest = await window.crypto.subtle.digest("SHA-256", bytes);
+    const hex = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+    const ok = hex === result.commitment;
+    output.textContent = format(ok ? this.strings.check_ok : this.strings.check_bad, { hex });
+    output.className = ok ? "check-ok" : "check-bad";
+  }
+
+  // --- timer and errors ------------------------------------------------------------------------
+
+  tick() {
+    const deadline = this.message && this.message.status === "playing" && this.message.deadline;
+    const elements = this.root.querySelectorAll("[data-timer]");
+    if (!deadline) {
+      for (const element of elements) element.textContent = "";
+      return;
+    }
+    const seconds = Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000));
+    const clock = seconds >= 60 ? `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}` : String(seconds);
+    const text = format(this.strings.seconds_left, { s: clock });
+    for (const element of elements) {
+      element.textContent = text;
+      element.classList.toggle("urgent", seconds <= 5);
+    }
+  }
+
+  showError(text) {
+    const element = this.parts.error;
+    element.textContent = format(this.strings.error, { message: text });
+    element.hidden = false;
+  }
+
+  clearError() {
+    this.parts.error.hidden = true;
+    this.parts.error.textContent = "";
+  }
+
+  surrender() {
+    if (!this.message || !window.confirm(this.strings.surrender_confirm)) return;
+    this.send({ type: "surrender", seq: this.message.seq });
+  }
+}
+
+const root = document.getElementById("game");
+if (root) {
+  const table = new GameTable(root);
+  root.querySelector("[data-part=surrender]").addEventListener("click", () => table.surrender());
+  root.querySelector("[data-check]").addEventListener("click", () => table.checkCommitment());
+  window.durakTable = table;
+}
