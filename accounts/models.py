@@ -48,3 +48,33 @@ class User(AbstractUser):
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
+
+
+class LedgerKind(models.TextChoices):
+    STAKE = "stake", _("Stake")
+    BANK_SHARE = "bank_share", _("Share of the bank")
+    PENALTY = "penalty", _("Penalty")
+    GRANT = "grant", _("Grant")
+    REFUND = "refund", _("Refund")
+
+
+class LedgerEntry(models.Model):
+    """One change of a user's chips; a balance is the sum of a user's rows and is never stored."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_entries")
+    amount = models.IntegerField(_("amount"))
+    kind = models.CharField(_("kind"), max_length=12, choices=LedgerKind.choices)
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="ledger_entries"
+    )
+    note = models.CharField(_("note"), max_length=100, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
+        indexes = [models.Index(fields=["user", "created"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.amount:+d} {self.kind}"

@@ -7,7 +7,8 @@ from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db import transaction
 
-from accounts.models import BotLevel, User
+from accounts.ledger import STARTING_GRANT, STARTING_GRANT_NOTE
+from accounts.models import BotLevel, LedgerEntry, LedgerKind, User
 from accounts.roles import TOURNAMENT_DIRECTOR_PERMISSIONS, TOURNAMENT_DIRECTORS_GROUP, Role
 
 
@@ -17,6 +18,7 @@ def user_sign_up(*, username: str, email: str, password: str, preferred_language
     user.set_password(password)
     user.full_clean()
     user.save()
+    ledger_starting_grant_ensure(user=user)
     return user
 
 
@@ -116,3 +118,39 @@ def roles_sync(*, strict: bool = True) -> None:
     if strict and found != wanted:
         raise ImproperlyConfigured(f"unknown permissions for tournament directors: {sorted(wanted - found)}")
     _tournament_directors_group().permissions.set(permissions)
+
+
+@transaction.atomic
+def ledger_grant(*, user: User, amount: int, note: str = "") -> LedgerEntry:
+    """Give a user chips (an administrator's grant, the starting grant)."""
+    if amount <= 0:
+        raise ValidationError("a grant is a positive number of chips")
+    return LedgerEntry.objects.create(user=user, amount=amount, kind=LedgerKind.GRANT, note=note[:100])
+
+
+@transaction.atomic
+def ledger_starting_grant_ensure(*, user: User) -> LedgerEntry | None:
+    """The starting grant, once per human account; None if the account already had it or is a bot."""
+    if user.is_bot:
+        return None
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    if LedgerEntry.objects.filter(user=user, kind=LedgerKind.GRANT, note=STARTING_GRANT_NOTE).exists():
+        return None
+    return ledger_grant(user=user, amount=STARTING_GRANT, note=STARTING_GRANT_NOTE)
+
+
+@transaction.atomic
+def ledger_record(
+    *, entries: list[tuple[User | int, int, str]], game: object | None = None, note: str = ""
+) -> list[LedgerEntry]:
+    """Write several rows at once (a game's stakes or settlement): (user or user id, amount, kind).
+    Rows with a zero amount are left out."""
+    rows = []
+    for who, amount, kind in entries:
+        if amount == 0:
+            continue
+        if kind not in LedgerKind.values:
+            raise ValidationError(f"unknown ledger kind {kind!r}")
+        user_id = who if isinstance(who, int) else who.pk
+        rows.append(LedgerEntry(user_id=user_id, amount=amount, kind=kind, game=game, note=note[:100]))
+    return LedgerEntry.objects.bulk_create(rows)

@@ -1,0 +1,33 @@
+"""Choosing a bot seat's move: the level's bot sees only what the seat may know (games.bots.knowledge).
+
+The bots issue may not have landed every level yet; a level without a bot falls back to the random bot,
+which looks at nothing but its own legal actions.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine import Action, State
+
+AUTOPILOT_LEVEL = "medium"
+
+
+def bot_action(*, state: State, seat: int, level: str, log: list[dict[str, Any]], rng: random.Random) -> Action:
+    import games.bots as bots
+
+    policy_for_level = getattr(bots, "policy_for_level", None)
+    if policy_for_level is not None:
+        try:
+            choose = policy_for_level(level)
+        except ValueError:
+            choose = None
+        if choose is not None:
+            from games.bots.knowledge import observe, seen_in_log
+
+            observation = observe(state, seat, seen_in_log(log))
+            action: Action = choose(observation, rng)
+            return action
+    fallback: Action = bots.get_policy("random")(state, seat, rng)
+    return fallback

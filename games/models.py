@@ -1,0 +1,165 @@
+"""Live tables and their games: a table with seats, the game dealt at it, its action log and its result.
+
+Rows only: every change goes through games.services. A game's state is never stored as such: `record`
+holds the deal and the action log (DESIGN.md, "The game record") and the state is rebuilt by replaying
+it (games.snapshots caches the result per game and version).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", _("Open")
+    PLAYING = "playing", _("Playing")
+    FINISHED = "finished", _("Finished")
+
+
+class GameStatus(models.TextChoices):
+    PLAYING = "playing", _("Playing")
+    FINISHED = "finished", _("Finished")
+
+
+class Table(models.Model):
+    name = models.CharField(_("name"), max_length=60, blank=True)
+    rules = models.JSONField(_("rules"))  # the engine's Rules.to_dict()
+    seat_count = models.PositiveSmallIntegerField(_("seats"))
+    stake = models.PositiveIntegerField(_("stake"), default=0)
+    private = models.BooleanField(_("private"), default=False)
+    # Private tables are reached by a link that carries this token; the password is a second, optional lock.
+    link_token = models.CharField(max_length=32, unique=True)
+    password_hash = models.CharField(max_length=128, blank=True)
+    rated = models.BooleanField(_("rated"), default=False)
+    turn_seconds = models.PositiveIntegerField(_("seconds a turn"), default=30)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_tables")
+    status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+        indexes = [models.Index(fields=["status", "private"])]
+
+    def __str__(self) -> str:
+        return self.name or f"Table {self.pk}"
+
+    @property
+    def has_password(self) -> bool:
+        return bool(self.password_hash)
+
+
+class Seat(models.Model):
+    """A place at a table: empty, a person (`user`), or a bot of a level (`bot_level`, played as `user`,
+    the bot's account, so that chips and ratings treat bots and people alike)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
+    )
+    bot_level = models.CharField(max_length=10, blank=True)
+    # Open WebSocket connections of the seated person (for "connected" in the players list).
+    connections = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="games_seat_unique_number"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=Q(user__isnull=False) & Q(bot_level=""),
+                name="games_seat_one_seat_a_person",
+            ),
+            models.CheckConstraint(condition=Q(bot_level="") | Q(user__isnull=False), name="games_seat_bot_has_account"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None
+
+
+class Game(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    rules = models.JSONField()
+    players = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.PLAYING)
+    # The deal and every action so far, as a game record (DESIGN.md); replayed to get the state.
+    record = models.JSONField()
+    seq = models.PositiveIntegerField(default=0)  # the version: bumped by every applied action
+    stake = models.PositiveIntegerField(default=0)
+    seed = models.CharField(max_length=64)
+    salt = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    revealed_deck = models.TextField(blank=True)  # the deck order, shown once the game is over
+    started = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)  # the current turn's timer
+    timeouts = models.JSONField(default=list)  # consecutive timeouts per seat
+    autopilot = models.JSONField(default=list)  # per seat: played by the autopilot bot after 3 timeouts
+    surrendered = models.PositiveSmallIntegerField(null=True, blank=True)  # the seat that gave up, if one did
+
+    class Meta:
+        ordering = ["-started"]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == GameStatus.FINISHED
+
+
+class ActionLog(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()  # the game's version this action answered (0 for the first)
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()  # the engine's action JSON, without the seat
+    at = models.DateTimeField(auto_now_add=True)
+    by_timer = models.BooleanField(default=False)
+    by_autopilot = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="games_actionlog_one_action_a_version")]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq} seat {self.seat}: {self.action}"
+
+
+class Result(models.Model):
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="result")
+    outcome = models.CharField(max_length=10)  # durak or draw
+    durak = models.PositiveSmallIntegerField(null=True, blank=True)
+    losing_team = models.JSONField(null=True, blank=True)
+    out_order = models.JSONField(default=list)
+    places = models.JSONField(default=list)  # groups of seats, best first (engine places())
+    epaulettes = models.JSONField(null=True, blank=True)
+    chips = models.JSONField(default=list)  # net chips per seat
+    surrendered = models.PositiveSmallIntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Result of {self.game}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "durak": self.durak,
+            "losing_team": self.losing_team,
+            "out_order": self.out_order,
+            "places": self.places,
+            "epaulettes": self.epaulettes,
+            "chips": self.chips,
+            "surrendered": self.surrendered,
+        }

@@ -1,0 +1,213 @@
+"""Reads that pages, consumers and tests need: the lobby, a table, a game's view for a person, its log and record.
+
+A view for a seat holds that seat's hand and nothing of any other hand, the stock's order or the deck;
+the deck order, its salt and the full record are shown only once the game is over.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db.models import Prefetch
+
+from accounts.models import User
+from games.engine import State, public_view, seat_view
+from games.logtext import log_lines
+from games.models import Game, GameStatus, Result, Seat, Table, TableStatus
+from games.snapshots import state_of
+from games.turns import waiting_seats
+
+LOG_LINES = 50
+LOBBY_TABLES = 200
+
+
+def seat_name(seat: Seat) -> str:
+    if seat.user is None:
+        return ""
+    return seat.user.public_name
+
+
+def _table_json(table: Table) -> dict[str, Any]:
+    return {
+        "id": table.pk,
+        "name": str(table),
+        "rules": table.rules,
+        "seats": [
+            {"number": seat.number, "name": seat_name(seat) or None, "bot": seat.is_bot}
+            for seat in table.seats.all()
+        ],
+        "stake": table.stake,
+        "rated": table.rated,
+        "status": table.status,
+        "private": table.private,
+        "turn_seconds": table.turn_seconds,
+        "password": table.has_password,
+    }
+
+
+def lobby_tables() -> list[dict[str, Any]]:
+    """The public tables that are open or being played, newest first, as the lobby socket sends them."""
+    tables = (
+        Table.objects.filter(private=False, status__in=[TableStatus.OPEN, TableStatus.PLAYING])
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-created")[:LOBBY_TABLES]
+    )
+    return [_table_json(table) for table in tables]
+
+
+def table_detail(*, table_id: int) -> dict[str, Any]:
+    table = Table.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).get(
+        pk=table_id
+    )
+    game = Game.objects.filter(table=table).order_by("-started").first()
+    return {**_table_json(table), "owner": table.owner_id, "game": game.pk if game is not None else None}
+
+
+def table_seat_of(*, table: Table, user: User | None) -> Seat | None:
+    """The seat a person holds at a table (bots' accounts are never "the person" of a seat)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.filter(table=table, user=user, bot_level="").first()
+
+
+def game_seats(game: Game) -> list[Seat]:
+    return list(Seat.objects.filter(table_id=game.table_id).select_related("user").order_by("number"))
+
+
+def _log_entries(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
+    actions = game.record.get("actions", [])
+    start = max(0, len(actions) - LOG_LINES)
+    entries = [
+        {
+            "seq": index,
+            "seat": raw["seat"],
+            "action": {key: value for key, value in raw.items() if key not in ("seat", "timer", "autopilot")},
+            "timer": bool(raw.get("timer")),
+            "autopilot": bool(raw.get("autopilot")),
+        }
+        for index, raw in enumerate(actions[start:], start=start)
+    ]
+    if game.surrendered is not None:
+        entries.append({"seq": len(actions), "seat": game.surrendered, "action": {"type": "surrender"}})
+    return entries[-LOG_LINES:]
+
+
+def _result_json(game: Game, result: Result | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    return {
+        **result.to_json(),
+        "rating_change": None,
+        "deck": game.revealed_deck,
+        "salt": game.salt,
+        "commitment": game.commitment,
+    }
+
+
+def view_payload(
+    *, game: Game, seats: Sequence[Seat], state: State, seat: int | None, result: Result | None
+) -> dict[str, Any]:
+    """The game.view message before its log is put into words (`log_entries`; see `message_in_language`)."""
+    names = [seat_name(one) for one in seats]
+    timeouts = list(game.timeouts) or [0] * game.players
+    autopilot = list(game.autopilot) or [False] * game.players
+    playing = game.status == GameStatus.PLAYING
+    return {
+        "type": "game.view",
+        "game": game.pk,
+        "seq": game.seq,
+        "status": game.status,
+        "seat": seat,
+        "view": seat_view(state, seat) if seat is not None else public_view(state),
+        "players": [
+            {
+                "seat": one.number,
+                "name": names[one.number],
+                "bot": one.is_bot,
+                "level": one.bot_level or None,
+                "connected": one.is_bot or one.connections > 0,
+                "timeouts": timeouts[one.number] if one.number < len(timeouts) else 0,
+                "autopilot": bool(autopilot[one.number]) if one.number < len(autopilot) else False,
+            }
+            for one in seats
+            if one.number < game.players
+        ],
+        "waiting": waiting_seats(state) if playing else [],
+        "deadline": _iso(game.deadline) if playing and game.deadline is not None else None,
+        "commitment": game.commitment,
+        "log_entries": _log_entries(game, names),
+        "names": names,
+        "result": _result_json(game, result) if not playing else None,
+    }
+
+
+def message_in_language(payload: dict[str, Any], language: str) -> dict[str, Any]:
+    """The protocol's game.view: the payload with its log in the reader's language."""
+    message = {key: value for key, value in payload.items() if key not in ("log_entries", "names")}
+    message["log"] = log_lines(payload["log_entries"], payload["names"], language)
+    return message
+
+
+def _iso(moment: datetime.datetime) -> str:
+    return moment.astimezone(datetime.UTC).isoformat().replace("+00:00", "Z")
+
+
+def user_language(user: User | None) -> str:
+    if user is not None and user.is_authenticated and user.preferred_language:
+        return str(user.preferred_language)
+    return str(settings.LANGUAGE_CODE)
+
+
+def game_result(game: Game) -> Result | None:
+    if game.status != GameStatus.FINISHED:
+        return None
+    return Result.objects.filter(game=game).first()
+
+
+def game_view_for(*, game: Game, user: User | None, language: str | None = None) -> dict[str, Any]:
+    """The game.view message for this person: his seat's view if he plays in the game, else the public one."""
+    seats = game_seats(game)
+    mine = None
+    if user is not None and user.is_authenticated:
+        mine = next((one.number for one in seats if one.user_id == user.pk and not one.is_bot), None)
+    payload = view_payload(game=game, seats=seats, state=state_of(game), seat=mine, result=game_result(game))
+    return message_in_language(payload, language or user_language(user))
+
+
+def game_log_lines(*, game: Game, language: str) -> list[dict[str, Any]]:
+    """The whole log of a game in words (the view carries only the last lines)."""
+    seats = game_seats(game)
+    names = [seat_name(one) for one in seats]
+    entries = [
+        {"seq": index, "seat": raw["seat"], "action": raw, "timer": bool(raw.get("timer")),
+         "autopilot": bool(raw.get("autopilot"))}
+        for index, raw in enumerate(game.record.get("actions", []))
+    ]  # fmt: skip
+    if game.surrendered is not None:
+        entries.append({"seq": len(entries), "seat": game.surrendered, "action": {"type": "surrender"}})
+    return log_lines(entries, names, language)
+
+
+def game_record_json(*, game: Game) -> dict[str, Any]:
+    """The full record of a finished game (the deal, every hand, the actions) with its commitment and the
+    revealed deck; refused while the game is played, since it holds every hidden card."""
+    if game.status != GameStatus.FINISHED:
+        raise ValidationError("the record of a game is available once the game is over")
+    record = dict(game.record)
+    record["actions"] = [
+        {key: value for key, value in raw.items() if key not in ("timer", "autopilot")} for raw in record["actions"]
+    ]
+    record["commitment"] = game.commitment
+    record["salt"] = game.salt
+    record["deck"] = game.revealed_deck
+    if game.surrendered is not None:
+        record["surrendered"] = game.surrendered
+    return record
+
+
+def latest_game(*, table: Table) -> Game | None:
+    return Game.objects.filter(table=table).order_by("-started").first()

@@ -1,0 +1,623 @@
+"""Every change to tables and games: seats, starting a game, actions, timers, bots, surrender, finalising.
+
+One writer per game (STYLE.md 6): every change locks the game's row and checks the version `seq`, so a
+stale or repeated message is refused and never applied twice. After the commit the seats get their
+views, and the next bot move, the turn timer and the finalisation are scheduled as tasks that carry the
+version they expect (games.tasks), so a late one does nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.hashers import check_password, make_password
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Greatest
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.ledger import ledger_balance
+from accounts.models import BotLevel, LedgerKind, User
+from accounts.services import bot_account_ensure, ledger_record
+from games import hooks
+from games.botplay import AUTOPILOT_LEVEL, bot_action
+from games.broadcast import send_game, send_lobby
+from games.engine import (
+    Action, EngineError, IllegalAction, MalformedRecord, Record, Rules, State, action_from_json, deal, places, play,
+    settlement, verify_commitment,
+)
+from games.engine.deal import deck_text
+from games.models import ActionLog, Game, GameStatus, Result, Seat, Table, TableStatus
+from games.selectors import game_result, game_seats
+from games.snapshots import remember, state_of
+from games.turns import default_action, waiting_seats
+
+TIMEOUTS_BEFORE_AUTOPILOT = 3
+MIN_TURN_SECONDS = 5
+MAX_TURN_SECONDS = 24 * 60 * 60
+
+# The bot account that plays each level's seats, and its engine (accounts.User.bot_engine).
+BOT_ACCOUNTS: dict[str, tuple[str, str]] = {
+    BotLevel.EASY: ("bot-easy", "easy"),
+    BotLevel.MEDIUM: ("bot-medium", "heuristic"),
+    BotLevel.HARD: ("bot-hard", "search"),
+    BotLevel.EXPERT: ("bot-expert", "search"),
+}
+
+
+class GameActionError(Exception):
+    """A refused move. `code` is one of CODES; `message` says what is wrong (English; consumers
+    translate by code, see `error_message`)."""
+
+    CODES = ("malformed", "stale", "forbidden", "illegal", "finished", "not_finished")
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+ERROR_TEXTS = {
+    "malformed": _("That message is not a move this table understands: %(detail)s"),
+    "stale": _("The game has moved on since you saw it; here is where it stands now."),
+    "forbidden": _("You do not hold a seat in this game."),
+    "illegal": _("That move is not allowed now: %(detail)s"),
+    "finished": _("The game is over."),
+    "not_finished": _("The game is not over yet."),
+}
+
+
+def error_message(error: GameActionError) -> str:
+    """The error in the active language (call inside translation.override)."""
+    template = ERROR_TEXTS.get(error.code)
+    if template is None:
+        return error.message
+    return str(template) % {"detail": error.message} if "%(detail)s" in str(template) else str(template)
+
+
+# --- tables ---------------------------------------------------------------------------------------
+
+
+def _lobby_changed() -> None:
+    transaction.on_commit(send_lobby)
+
+
+@transaction.atomic
+def table_create(
+    *,
+    owner: User,
+    rules: Rules,
+    seats: int,
+    stake: int = 0,
+    private: bool = False,
+    password: str = "",
+    rated: bool = False,
+    turn_seconds: int = 30,
+    name: str = "",
+) -> Table:
+    if owner.is_bot:
+        raise ValidationError(_("A bot cannot open a table."))
+    if not 2 <= seats <= rules.max_players:
+        raise ValidationError(
+            _("A %(deck)s-card game takes 2 to %(most)s players.") % {"deck": rules.deck, "most": rules.max_players}
+        )
+    if rules.teams and seats != 2 * rules.team_size:
+        raise ValidationError(_("Teams %(teams)s need %(count)s players.") % {"teams": rules.teams, "count": 2 * rules.team_size})
+    if stake < 0:
+        raise ValidationError(_("A stake cannot be negative."))
+    if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+        raise ValidationError(_("A turn lasts %(least)s seconds at least.") % {"least": MIN_TURN_SECONDS})
+    table = Table.objects.create(
+        name=name.strip()[:60],
+        rules=rules.to_dict(),
+        seat_count=seats,
+        stake=stake,
+        private=private,
+        link_token=secrets.token_urlsafe(16),
+        password_hash=make_password(password) if password else "",
+        rated=rated,
+        turn_seconds=turn_seconds,
+        owner=owner,
+    )
+    Seat.objects.bulk_create([Seat(table=table, number=number) for number in range(seats)])
+    _lobby_changed()
+    return table
+
+
+def table_password_ok(*, table: Table, password: str) -> bool:
+    return not table.password_hash or check_password(password, table.password_hash)
+
+
+def _locked_open_table(table: Table) -> Table:
+    locked = Table.objects.select_for_update().get(pk=table.pk)
+    if locked.status != TableStatus.OPEN:
+        raise ValidationError(_("The game at this table has started."))
+    return locked
+
+
+def _free_seat(table: Table, seat: int | None) -> Seat:
+    free = Seat.objects.select_for_update().filter(table=table, user__isnull=True).order_by("number")
+    if seat is not None:
+        free = free.filter(number=seat)
+    chosen = free.first()
+    if chosen is None:
+        raise ValidationError(_("That seat is taken.") if seat is not None else _("Every seat is taken."))
+    return chosen
+
+
+def _start_if_full(table: Table) -> None:
+    if not Seat.objects.filter(table=table, user__isnull=True).exists():
+        game_start(table=table)
+
+
+@transaction.atomic
+def table_join(*, table: Table, user: User, seat: int | None = None, password: str = "") -> Seat:
+    """Sit a person down (the lowest free seat unless one is named); the game starts when every seat is taken."""
+    table = _locked_open_table(table)
+    if user.is_bot:
+        raise ValidationError(_("Bots join through table_add_bot."))
+    existing = Seat.objects.filter(table=table, user=user, bot_level="").first()
+    if existing is not None:
+        if seat is None or seat == existing.number:
+            return existing
+        raise ValidationError(_("You already sit at this table."))
+    if user.pk != table.owner_id and not table_password_ok(table=table, password=password):
+        raise ValidationError(_("Wrong password."))
+    if table.stake and ledger_balance(user=user) < table.stake:
+        raise ValidationError(_("You need %(stake)s chips to sit at this table.") % {"stake": table.stake})
+    chosen = _free_seat(table, seat)
+    chosen.user = user
+    chosen.bot_level = ""
+    chosen.save(update_fields=["user", "bot_level"])
+    _lobby_changed()
+    _start_if_full(table)
+    return chosen
+
+
+@transaction.atomic
+def table_leave(*, table: Table, user: User) -> None:
+    table = _locked_open_table(table)
+    updated = Seat.objects.filter(table=table, user=user, bot_level="").update(user=None, connections=0)
+    if not updated:
+        raise ValidationError(_("You do not sit at this table."))
+    _lobby_changed()
+
+
+def bot_account_for(level: str) -> User:
+    if level not in BOT_ACCOUNTS:
+        raise ValidationError(_("Unknown bot level %(level)s.") % {"level": level})
+    existing = User.objects.filter(is_bot=True, bot_level=level).order_by("username").first()
+    if existing is not None:
+        return existing
+    username, engine = BOT_ACCOUNTS[level]
+    return bot_account_ensure(
+        username=username, display_name=f"Bot ({level})", engine=engine, level=BotLevel(level)
+    )
+
+
+@transaction.atomic
+def table_remove_seat_bot(*, table: Table, seat: int) -> None:
+    table = _locked_open_table(table)
+    if not Seat.objects.filter(table=table, number=seat).exclude(bot_level="").update(user=None, bot_level=""):
+        raise ValidationError(_("No bot sits there."))
+    _lobby_changed()
+
+
+def _seat_bot(table: Table, level: str, seat: int | None) -> Seat:
+    account = bot_account_for(level)
+    chosen = _free_seat(table, seat)
+    chosen.user = account
+    chosen.bot_level = level
+    chosen.save(update_fields=["user", "bot_level"])
+    return chosen
+
+
+@transaction.atomic
+def table_add_bot(*, table: Table, level: str, seat: int | None = None) -> Seat:
+    table = _locked_open_table(table)
+    chosen = _seat_bot(table, level, seat)
+    _lobby_changed()
+    _start_if_full(table)
+    return chosen
+
+
+@transaction.atomic
+def table_fill_bots(*, table: Table, level: str) -> list[Seat]:
+    table = _locked_open_table(table)
+    seats = []
+    while Seat.objects.filter(table=table, user__isnull=True).exists():
+        seats.append(_seat_bot(table, level, None))
+    _lobby_changed()
+    _start_if_full(table)
+    return seats
+
+
+# --- starting a game ------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_start(*, table: Table, by: User | None = None) -> Game:
+    """Deal (a seed from `secrets`, the deck's commitment stored), charge the stakes, start the clock."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if by is not None and by.pk != table.owner_id:
+        raise ValidationError(_("Only the table's owner starts the game."))
+    if table.status != TableStatus.OPEN:
+        existing = Game.objects.filter(table=table).order_by("-started").first()
+        if existing is not None:
+            return existing
+        raise ValidationError(_("This table is closed."))
+    seats = list(Seat.objects.select_related("user").filter(table=table).order_by("number"))
+    if any(seat.user is None for seat in seats):
+        raise ValidationError(_("Every seat must be taken before the game starts."))
+    rules = Rules.from_dict(table.rules)
+    players = len(seats)
+    seed = secrets.token_hex(16)
+    dealt = deal(rules, players, seed=seed, salt=secrets.token_hex(16))
+    record = Record(
+        rules=rules, hands=dealt.hands, stock=dealt.stock, trump=dealt.trump, stake=table.stake
+    ).to_json()
+    if table.stake:
+        for seat in seats:
+            assert seat.user is not None
+            if not seat.is_bot and ledger_balance(user=seat.user) < table.stake:
+                raise ValidationError(
+                    _("%(name)s has fewer than %(stake)s chips.") % {"name": seat.user.public_name, "stake": table.stake}
+                )
+    now = timezone.now()
+    game = Game.objects.create(
+        table=table,
+        rules=table.rules,
+        players=players,
+        record=record,
+        seq=0,
+        stake=table.stake,
+        seed=seed,
+        salt=dealt.salt,
+        commitment=dealt.commitment,
+        deadline=now + datetime.timedelta(seconds=table.turn_seconds),
+        timeouts=[0] * players,
+        autopilot=[False] * players,
+    )
+    ledger_record(
+        entries=[(seat.user_id, -table.stake, LedgerKind.STAKE) for seat in seats if seat.user_id is not None],
+        game=game,
+    )
+    table.status = TableStatus.PLAYING
+    table.save(update_fields=["status"])
+    state = state_of(game)
+    _lobby_changed()
+    _after_commit(game=game, seats=seats, state=state)
+    return game
+
+
+# --- actions --------------------------------------------------------------------------------------
+
+
+def _locked_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().select_related("table").get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameActionError("forbidden", "no such game") from None
+
+
+def _seat_of(game: Game, user: User) -> int:
+    if user is None or not user.is_authenticated:
+        raise GameActionError("forbidden", "not signed in")
+    number = (
+        Seat.objects.filter(table_id=game.table_id, user=user, bot_level="", number__lt=game.players)
+        .values_list("number", flat=True)
+        .first()
+    )
+    if number is None:
+        raise GameActionError("forbidden", "you hold no seat in this game")
+    return int(number)
+
+
+def _check_playing(game: Game, seq: int | None) -> None:
+    if game.status != GameStatus.PLAYING:
+        raise GameActionError("finished", "the game is over")
+    if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int) or seq != game.seq):
+        raise GameActionError("stale", f"version {seq!r} is not the game's current version {game.seq}")
+
+
+def _record_action(
+    *, game: Game, state: State, seat: int, action: Action, by_timer: bool = False, by_autopilot: bool = False
+) -> None:
+    """Append an applied action to the record and the log, bump the version; `state` is already played."""
+    entry: dict[str, Any] = {"seat": seat, **action.to_json()}
+    if by_timer:
+        entry["timer"] = True
+    if by_autopilot:
+        entry["autopilot"] = True
+    game.record = {**game.record, "actions": [*game.record.get("actions", []), entry]}
+    ActionLog.objects.create(
+        game=game, seq=game.seq, seat=seat, action=action.to_json(), by_timer=by_timer, by_autopilot=by_autopilot
+    )
+    game.seq += 1
+    now = timezone.now()
+    if state.finished:
+        game.status = GameStatus.FINISHED
+        game.finished = now
+        game.deadline = None
+    else:
+        game.deadline = now + datetime.timedelta(seconds=game.table.turn_seconds)
+
+
+def _save_game(game: Game, state: State) -> None:
+    game.save(
+        update_fields=["record", "seq", "status", "finished", "deadline", "timeouts", "autopilot", "surrendered"]
+    )
+    remember(game, state)
+    if game.status == GameStatus.FINISHED:
+        Table.objects.filter(pk=game.table_id).update(status=TableStatus.FINISHED)
+        _lobby_changed()
+
+
+def _after_commit(*, game: Game, seats: Sequence[Seat], state: State) -> None:
+    """On commit: send the views, then schedule what comes next (bot move, turn timer, finalisation)."""
+    from games import tasks
+
+    game_id, seq, turn_seconds = game.pk, game.seq, game.table.turn_seconds
+    finished = game.status == GameStatus.FINISHED
+    autopilot = list(game.autopilot)
+    bot_waiting = [
+        seat for seat in waiting_seats(state)
+        if seats[seat].is_bot or (seat < len(autopilot) and autopilot[seat])
+    ]  # fmt: skip
+    snapshot = (game, list(seats), state)
+
+    def deliver() -> None:
+        sent_game, sent_seats, sent_state = snapshot
+        send_game(game=sent_game, seats=sent_seats, state=sent_state, result=None)
+        if finished:
+            tasks.finalise_game.delay(game_id)
+            return
+        if bot_waiting:
+            tasks.bot_move.delay(game_id, seq)
+        tasks.turn_timeout.apply_async(args=[game_id, seq], countdown=turn_seconds)
+
+    transaction.on_commit(deliver)
+
+
+@transaction.atomic
+def game_submit_action(*, game_id: int, user: User, action: dict[str, Any], seq: int) -> Game:
+    """Apply a person's move: his seat, the current version, a well-formed and legal action, or a
+    GameActionError and no change."""
+    game = _locked_game(game_id)
+    seat = _seat_of(game, user)
+    _check_playing(game, seq)
+    if not isinstance(action, dict):
+        raise GameActionError("malformed", "an action must be an object")
+    try:
+        parsed = action_from_json(action)
+    except MalformedRecord as error:
+        raise GameActionError("malformed", str(error)) from None
+    state = state_of(game).copy()
+    try:
+        play(state, seat, parsed)
+    except IllegalAction as error:
+        raise GameActionError("illegal", str(error)) from None
+    except EngineError as error:
+        raise GameActionError("malformed", str(error)) from None
+    # He is at the table again: his own move ends the timeouts' count and the autopilot.
+    game.timeouts = [0 if index == seat else count for index, count in enumerate(game.timeouts)]
+    game.autopilot = [False if index == seat else flag for index, flag in enumerate(game.autopilot)]
+    _record_action(game=game, state=state, seat=seat, action=parsed)
+    _save_game(game, state)
+    _after_commit(game=game, seats=game_seats(game), state=state)
+    return game
+
+
+@transaction.atomic
+def game_timeout(*, game_id: int, seq: int) -> Game | None:
+    """The turn timer of version `seq` fired: each seat the game waited for gets its default action (a
+    defender takes, a leader plays his lowest card, throwers pass). A person whose time ran out three
+    turns in a row is played by the autopilot until he moves again. Nothing if the game moved on."""
+    game = _locked_game(game_id)
+    if game.status != GameStatus.PLAYING or game.seq != seq:
+        return None
+    seats = game_seats(game)
+    state = state_of(game).copy()
+    timeouts, autopilot = list(game.timeouts), list(game.autopilot)
+    for seat in waiting_seats(state):
+        if seat not in waiting_seats(state):
+            continue  # an earlier default action ended his turn (a bout that ended, say)
+        action = default_action(state, seat)
+        play(state, seat, action)
+        _record_action(game=game, state=state, seat=seat, action=action, by_timer=True)
+        if not seats[seat].is_bot:
+            timeouts[seat] += 1
+            if timeouts[seat] >= TIMEOUTS_BEFORE_AUTOPILOT:
+                autopilot[seat] = True
+        if state.finished:
+            break
+    game.timeouts, game.autopilot = timeouts, autopilot
+    _save_game(game, state)
+    _after_commit(game=game, seats=seats, state=state)
+    return game
+
+
+def game_bot_move(*, game_id: int, seq: int) -> Game | None:
+    """Play the move of the first bot (or autopiloted) seat the game waits for at version `seq`.
+
+    The bot thinks outside any transaction (a search bot takes up to a second), then its move is applied
+    under the row lock only if the game is still at `seq`."""
+    game = Game.objects.select_related("table").get(pk=game_id)
+    if game.status != GameStatus.PLAYING or game.seq != seq:
+        return None
+    seats = game_seats(game)
+    state = state_of(game)
+    autopilot = list(game.autopilot)
+    for seat in waiting_seats(state):
+        if seats[seat].is_bot:
+            level, by_autopilot = seats[seat].bot_level, False
+        elif seat < len(autopilot) and autopilot[seat]:
+            level, by_autopilot = AUTOPILOT_LEVEL, True
+        else:
+            continue
+        action = bot_action(
+            state=state.copy(), seat=seat, level=level, log=game.record.get("actions", []),
+            rng=secrets.SystemRandom(),
+        )  # fmt: skip
+        return _apply_bot_action(game_id=game_id, seq=seq, seat=seat, action=action, by_autopilot=by_autopilot)
+    return None
+
+
+@transaction.atomic
+def _apply_bot_action(*, game_id: int, seq: int, seat: int, action: Action, by_autopilot: bool) -> Game | None:
+    game = _locked_game(game_id)
+    if game.status != GameStatus.PLAYING or game.seq != seq:
+        return None
+    state = state_of(game).copy()
+    play(state, seat, action)
+    _record_action(game=game, state=state, seat=seat, action=action, by_autopilot=by_autopilot)
+    _save_game(game, state)
+    _after_commit(game=game, seats=game_seats(game), state=state)
+    return game
+
+
+@transaction.atomic
+def game_surrender(*, game_id: int, user: User, seq: int | None = None) -> Game:
+    """He gives up: the game ends with him as the durak (his team losing, in a team game)."""
+    game = _locked_game(game_id)
+    seat = _seat_of(game, user)
+    _check_playing(game, seq)
+    state = state_of(game)
+    game.surrendered = seat
+    game.seq += 1
+    game.status = GameStatus.FINISHED
+    game.finished = timezone.now()
+    game.deadline = None
+    _save_game(game, state)
+    _after_commit(game=game, seats=game_seats(game), state=state)
+    return game
+
+
+# --- finishing ------------------------------------------------------------------------------------
+
+
+def _surrender_result(state: State, seat: int) -> tuple[dict[str, Any], list[list[int]], list[int]]:
+    """Result, places and net chips when `seat` gives up: he (or his team) loses, as a durak would."""
+    losing_team = None
+    if state.teams is not None and state.team_of is not None:
+        losing_team = sorted(state.teams[state.team_of[seat]])
+        losers = set(losing_team)
+    else:
+        losers = {seat}
+    result = {
+        "outcome": "durak",
+        "durak": None if losing_team else seat,
+        "losing_team": losing_team,
+        "out_order": list(state.out),
+        "epaulettes": None,
+    }
+    groups: list[list[int]] = []
+    last_bout = -1
+    for out_seat, bout in zip(state.out, state.out_bouts):
+        if out_seat in losers:
+            continue
+        if bout != last_bout:
+            groups.append([])
+            last_bout = bout
+        groups[-1].append(out_seat)
+    rest = [other for other in range(state.n) if other not in losers and other not in state.out]
+    if rest:
+        groups.append(rest)
+    groups.append(sorted(losers))
+    winners = [other for other in state.out if other not in losers] + rest
+    share, left_over = divmod(state.bank, len(winners))
+    net = [-paid for paid in state.paid]
+    for position, winner in enumerate(winners):
+        net[winner] += share + (1 if position < left_over else 0)
+    return result, groups, net
+
+
+@transaction.atomic
+def game_finalise(*, game_id: int) -> Result:
+    """Store the result, settle the chips, reveal the deck and tell ratings and tournaments; once per
+    game however often and however concurrently it is called."""
+    game = _locked_game(game_id)
+    existing = Result.objects.filter(game=game).first()
+    if existing is not None:
+        return existing
+    if game.status != GameStatus.FINISHED:
+        raise GameActionError("not_finished", "the game is still being played")
+    state = state_of(game)
+    if game.surrendered is not None:
+        outcome, groups, chips = _surrender_result(state, game.surrendered)
+    else:
+        assert state.result is not None
+        outcome, groups, chips = dict(state.result), places(state), settlement(state)
+    rules = Rules.from_dict(game.rules)
+    order = deal(rules, game.players, seed=game.seed, salt=game.salt).order
+    game.revealed_deck = deck_text(order)
+    if not verify_commitment(game.commitment, game.salt, game.revealed_deck):
+        raise RuntimeError(f"game {game.pk}: the deck does not match its commitment")
+    game.save(update_fields=["revealed_deck"])
+    result = Result.objects.create(
+        game=game,
+        outcome=outcome["outcome"],
+        durak=outcome["durak"],
+        losing_team=outcome["losing_team"],
+        out_order=outcome["out_order"],
+        places=groups,
+        epaulettes=outcome["epaulettes"],
+        chips=chips,
+        surrendered=game.surrendered,
+    )
+    seats = game_seats(game)
+    entries: list[tuple[User | int, int, str]] = []
+    draw = outcome["outcome"] == "draw"
+    for seat in seats[: game.players]:
+        if seat.user_id is None:
+            continue
+        paid = state.paid[seat.number]
+        penalty = paid - game.stake
+        if penalty > 0:
+            entries.append((seat.user_id, -penalty, LedgerKind.PENALTY))
+        received = chips[seat.number] + paid
+        if received > 0:
+            entries.append((seat.user_id, received, LedgerKind.REFUND if draw else LedgerKind.BANK_SHARE))
+    ledger_record(entries=entries, game=game)
+    hooks.game_finished(result)
+
+    def deliver() -> None:
+        send_game(game=game, seats=seats, state=state, result=result)
+
+    transaction.on_commit(deliver)
+    return result
+
+
+def game_finalised(*, game: Game) -> Result | None:
+    return game_result(game)
+
+
+@transaction.atomic
+def seat_connected(*, game: Game, user: User, change: int) -> int | None:
+    """Count a person's open sockets at his seat (+1 on connect, -1 on disconnect); the seat, or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    seats = Seat.objects.filter(table_id=game.table_id, user=user, bot_level="", number__lt=game.players)
+    if change > 0:
+        seats.update(connections=F("connections") + change)
+    else:
+        seats.update(connections=Greatest(F("connections") + change, 0))
+    number = seats.values_list("number", flat=True).first()
+    if number is None:
+        return None
+    state = state_of(game)
+    fresh = Game.objects.select_related("table").get(pk=game.pk)
+    _send_views_on_commit(fresh, state_of(fresh) if fresh.seq != game.seq else state)
+    return int(number)
+
+
+def _send_views_on_commit(game: Game, state: State) -> None:
+    def deliver() -> None:
+        send_game(game=game, seats=game_seats(game), state=state, result=game_result(game))
+
+    transaction.on_commit(deliver)

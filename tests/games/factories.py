@@ -1,0 +1,29 @@
+"""Helpers for the live-game tests: people, tables and games built through the services."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from accounts.models import User
+from accounts.services import user_sign_up
+from games import services
+from games.engine import Rules
+from games.models import Game, Table
+
+_numbers = itertools.count(1)
+
+
+def person(name: str | None = None, language: str = "en") -> User:
+    username = name or f"player{next(_numbers)}"
+    return user_sign_up(username=username, email=f"{username}@example.com", password="a-Long-passw0rd",
+                        preferred_language=language)
+
+
+def table(owner: User, *, seats: int = 2, rules: dict[str, Any] | None = None, **options: Any) -> Table:
+    return services.table_create(owner=owner, rules=Rules.from_dict(rules or {"preset": "podkidnoy"}), seats=seats,
+                                 **options)
+
+
+def latest_game(of: Table) -> Game:
+    return Game.objects.filter(table=of).latest("started")

@@ -1,0 +1,320 @@
+"""games.services on a real database: seats, the start, moves with the version check, timers, bots,
+surrender, and a finalisation that settles exactly once however often it runs."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import close_old_connections
+from django.test import override_settings
+
+from accounts.ledger import STARTING_GRANT, ledger_balance
+from accounts.models import LedgerEntry, LedgerKind
+from games import hooks, services
+from games.engine import Rules, load_record, replay_record, settlement, verify_commitment
+from games.models import ActionLog, Game, GameStatus, Result, Seat, TableStatus
+from games.selectors import game_record_json, game_view_for, lobby_tables
+from games.services import GameActionError
+from games.snapshots import state_of
+from games.turns import waiting_seats
+from tests.games.factories import latest_game, person, table
+
+
+@pytest.fixture(autouse=True)
+def no_tasks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, tuple[object, ...]]]]:
+    """Record scheduled tasks instead of running them, so a test drives the game step by step."""
+    scheduled: list[tuple[str, tuple[object, ...]]] = []
+    from games import tasks
+
+    monkeypatch.setattr(tasks.bot_move, "delay", lambda *args: scheduled.append(("bot_move", args)))
+    monkeypatch.setattr(tasks.finalise_game, "delay", lambda *args: scheduled.append(("finalise_game", args)))
+    monkeypatch.setattr(
+        tasks.turn_timeout, "apply_async",
+        lambda args, countdown: scheduled.append(("turn_timeout", (*args, countdown))),
+    )  # fmt: skip
+    yield scheduled
+
+
+def _first_legal(game: Game, seat: int) -> dict[str, object]:
+    view = game_view_for(game=game, user=Seat.objects.get(table=game.table, number=seat).user)
+    return dict(view["view"]["legal"][0])
+
+
+def _play_out(game: Game) -> Game:
+    """Play the game to its end with each waiting person's first legal move."""
+    for _ in range(2000):
+        game.refresh_from_db()
+        if game.status == GameStatus.FINISHED:
+            return game
+        seat = waiting_seats(state_of(game))[0]
+        user = Seat.objects.get(table=game.table, number=seat).user
+        assert user is not None
+        services.game_submit_action(game_id=game.pk, user=user, action=_first_legal(game, seat), seq=game.seq)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.django_db
+def test_joining_every_seat_starts_the_game_and_charges_the_stakes() -> None:
+    anna, boris = person("anna"), person("boris")
+    stake_table = table(anna, stake=100, name="Evening")
+    assert [t["id"] for t in lobby_tables()] == [stake_table.pk]
+    services.table_join(table=stake_table, user=anna)
+    assert not Game.objects.exists()
+    services.table_join(table=stake_table, user=boris)
+
+    game = latest_game(stake_table)
+    stake_table.refresh_from_db()
+    assert stake_table.status == TableStatus.PLAYING
+    assert game.seq == 0 and game.status == GameStatus.PLAYING
+    assert ledger_balance(user=anna) == STARTING_GRANT - 100
+    assert list(LedgerEntry.objects.filter(game=game).values_list("kind", flat=True)) == ["stake", "stake"]
+    # The commitment is that of the deck the record was dealt from, which is not shown yet.
+    assert len(game.commitment) == 64 and game.revealed_deck == ""
+
+
+@pytest.mark.django_db
+def test_seat_rules() -> None:
+    anna, boris, vera = person(), person(), person()
+    locked = table(anna, seats=3, password="secret", stake=10)
+    with pytest.raises(ValidationError):
+        services.table_join(table=locked, user=boris, password="wrong")
+    services.table_join(table=locked, user=boris, password="secret", seat=2)
+    with pytest.raises(ValidationError):
+        services.table_join(table=locked, user=vera, password="secret", seat=2)
+    services.table_leave(table=locked, user=boris)
+    assert Seat.objects.get(table=locked, number=2).user is None
+    with pytest.raises(ValidationError):
+        table(anna, seats=7)  # a 36-card deck seats six
+    poor = person()
+    LedgerEntry.objects.create(user=poor, amount=-STARTING_GRANT, kind=LedgerKind.PENALTY)
+    with pytest.raises(ValidationError):
+        services.table_join(table=locked, user=poor, password="secret")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_moves_are_checked_and_applied_once(no_tasks: list[tuple[str, tuple[object, ...]]]) -> None:
+    anna, boris, stranger = person(), person(), person()
+    heads_up = table(anna)
+    services.table_join(table=heads_up, user=anna)
+    services.table_join(table=heads_up, user=boris)
+    game = latest_game(heads_up)
+    leader = waiting_seats(state_of(game))[0]
+    leader_user = [anna, boris][leader]
+    other_user = [anna, boris][1 - leader]
+    move = _first_legal(game, leader)
+
+    def refused(code: str, **kwargs: object) -> None:
+        seq_before, logged_before = Game.objects.get(pk=game.pk).seq, ActionLog.objects.count()
+        with pytest.raises(GameActionError) as caught:
+            services.game_submit_action(**{"game_id": game.pk, "user": leader_user, "action": move, "seq": 0, **kwargs})  # type: ignore[arg-type]
+        assert caught.value.code == code
+        assert Game.objects.get(pk=game.pk).seq == seq_before and ActionLog.objects.count() == logged_before
+
+    refused("forbidden", user=stranger)
+    refused("stale", seq=5)
+    refused("malformed", action={"type": "fly"})
+    refused("malformed", action={"type": "attack", "cards": ["XX"]})
+    refused("illegal", user=other_user)  # not his lead
+    refused("illegal", action={"type": "take"})
+
+    services.game_submit_action(game_id=game.pk, user=leader_user, action=move, seq=0)
+    refused("stale", seq=0)  # the same message again is not applied twice
+    log = ActionLog.objects.get()
+    assert (log.seq, log.seat, log.action, log.by_timer) == (0, leader, move, False)
+    assert ("turn_timeout", (game.pk, 1, 30)) in no_tasks
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_played_game_finishes_and_settles_once(no_tasks: list[tuple[str, tuple[object, ...]]]) -> None:
+    players = [person() for _ in range(3)]
+    three = table(players[0], seats=3, stake=50, rules={"preset": "perevodnoy"})
+    for one in players:
+        services.table_join(table=three, user=one)
+    game = _play_out(latest_game(three))
+    assert ("finalise_game", (game.pk,)) in no_tasks
+    with pytest.raises(ValidationError):
+        game_record_json(game=Game.objects.create(
+            table=three, rules={}, players=2, record={}, seed="", salt="", commitment=""))
+
+    finished: list[Result] = []
+    hooks.on_game_finished(finished.append)
+    try:
+        result = services.game_finalise(game_id=game.pk)
+        again = services.game_finalise(game_id=game.pk)
+    finally:
+        hooks.remove_game_finished(finished.append)
+    assert again.pk == result.pk and finished == [result]
+    game.refresh_from_db()
+
+    replay = replay_record(load_record(game_record_json(game=game)))
+    assert replay.ok and replay.state is not None and replay.state.finished
+    assert result.chips == settlement(replay.state) and sum(result.chips) == 0
+    assert result.durak == replay.state.result["durak"]  # type: ignore[index]
+    for seat, user in enumerate(players):
+        net = sum(LedgerEntry.objects.filter(game=game, user=user).values_list("amount", flat=True))
+        assert net == result.chips[seat]
+    assert verify_commitment(game.commitment, game.salt, game.revealed_deck)
+    assert ActionLog.objects.filter(game=game).count() == game.seq == len(game.record["actions"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_finalisation_writes_one_result_and_one_settlement() -> None:
+    players = [person() for _ in range(2)]
+    heads_up = table(players[0], stake=20)
+    for one in players:
+        services.table_join(table=heads_up, user=one)
+    game = _play_out(latest_game(heads_up))
+    rows_before = LedgerEntry.objects.count()
+
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(4)
+
+    def finalise() -> None:
+        try:
+            barrier.wait(5)
+            services.game_finalise(game_id=game.pk)
+        except BaseException as error:  # noqa: B036 - reported to the main thread
+            errors.append(error)
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=finalise) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not errors, errors
+    assert Result.objects.filter(game=game).count() == 1
+    settled = LedgerEntry.objects.filter(game=game).exclude(kind=LedgerKind.STAKE)
+    assert settled.count() == LedgerEntry.objects.count() - rows_before
+    assert sum(settled.values_list("amount", flat=True)) == 40  # the bank, paid out once
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_timer_plays_the_default_move_and_three_timeouts_bring_the_autopilot(
+    no_tasks: list[tuple[str, tuple[object, ...]]],
+) -> None:
+    anna, boris = person(), person()
+    heads_up = table(anna)
+    services.table_join(table=heads_up, user=anna)
+    services.table_join(table=heads_up, user=boris)
+    game = latest_game(heads_up)
+    state = state_of(game)
+    leader = state.attacker
+    hand = state.hands[leader]
+    lowest = min((card for card in range(64) if hand >> card & 1), key=lambda c: (c & 3 == state.trump, c >> 2))
+
+    assert services.game_timeout(game_id=game.pk, seq=5) is None  # a late timer does nothing
+    services.game_timeout(game_id=game.pk, seq=0)
+    game.refresh_from_db()
+    first = ActionLog.objects.get(seq=0)
+    assert first.by_timer and first.seat == leader and first.action["type"] == "attack"
+    assert first.action["cards"] == [_name(lowest)]
+    assert game.timeouts[leader] == 1
+    services.game_timeout(game_id=game.pk, seq=0)  # the same timer again: nothing
+    assert Game.objects.get(pk=game.pk).seq == 1
+
+    # The defender lets his time run out: he takes; then the attacker passes ("that is all").
+    services.game_timeout(game_id=game.pk, seq=1)
+    game.refresh_from_db()
+    assert [a.action["type"] for a in ActionLog.objects.order_by("seq")][1] == "take"
+    while game.timeouts[leader] < 3 and game.status == GameStatus.PLAYING:
+        services.game_timeout(game_id=game.pk, seq=game.seq)
+        game.refresh_from_db()
+    assert game.autopilot[leader] is True
+    # The autopiloted seat is a bot's job now: a bot move is scheduled when he is waited for.
+    if leader in waiting_seats(state_of(game)):
+        assert ("bot_move", (game.pk, game.seq)) in no_tasks
+        services.game_bot_move(game_id=game.pk, seq=game.seq)
+        assert ActionLog.objects.latest("seq").by_autopilot
+    # His own move ends the autopilot.
+    game.refresh_from_db()
+    me = [anna, boris][leader]
+    while leader not in waiting_seats(state_of(game)) and game.status == GameStatus.PLAYING:
+        other = 1 - leader
+        services.game_submit_action(game_id=game.pk, user=[anna, boris][other], action=_first_legal(game, other),
+                                    seq=game.seq)
+        game.refresh_from_db()
+    if game.status == GameStatus.PLAYING:
+        services.game_submit_action(game_id=game.pk, user=me, action=_first_legal(game, leader), seq=game.seq)
+        game.refresh_from_db()
+        assert game.autopilot[leader] is False and game.timeouts[leader] == 0
+
+
+def _name(card: int) -> str:
+    from games.engine.cards import card_name
+
+    return card_name(card)
+
+
+@pytest.mark.django_db
+def test_bots_fill_seats_and_play_a_game_to_the_end(no_tasks: list[tuple[str, tuple[object, ...]]]) -> None:
+    anna = person()
+    bots_table = table(anna, seats=4, rules={"preset": "podkidnoy", "cheating": True}, stake=10)
+    services.table_join(table=bots_table, user=anna)
+    services.table_fill_bots(table=bots_table, level="easy")
+    game = latest_game(bots_table)
+    assert all(seat.is_bot for seat in Seat.objects.filter(table=bots_table, number__gt=0))
+    for _ in range(3000):
+        game.refresh_from_db()
+        if game.status == GameStatus.FINISHED:
+            break
+        waiting = waiting_seats(state_of(game))
+        if 0 in waiting:
+            services.game_submit_action(game_id=game.pk, user=anna, action=_first_legal(game, 0), seq=game.seq)
+        else:
+            assert services.game_bot_move(game_id=game.pk, seq=game.seq) is not None
+    assert game.status == GameStatus.FINISHED
+    result = services.game_finalise(game_id=game.pk)
+    assert sum(result.chips) == 0
+
+
+@pytest.mark.django_db
+def test_surrender_makes_him_the_durak() -> None:
+    anna, boris, vera = person(), person(), person()
+    three = table(anna, seats=3, stake=30)
+    for one in (anna, boris, vera):
+        services.table_join(table=three, user=one)
+    game = latest_game(three)
+    with pytest.raises(GameActionError):
+        services.game_surrender(game_id=game.pk, user=person())
+    services.game_surrender(game_id=game.pk, user=boris, seq=0)
+    result = services.game_finalise(game_id=game.pk)
+    assert (result.outcome, result.durak, result.surrendered) == ("durak", 1, 1)
+    assert result.places[-1] == [1] and sorted(result.places[0]) == [0, 2]
+    assert result.chips == [15, -30, 15]
+    assert ledger_balance(user=boris) == STARTING_GRANT - 30
+    with pytest.raises(GameActionError) as caught:
+        services.game_submit_action(game_id=game.pk, user=anna, action={"type": "take"}, seq=game.seq + 1)
+    assert caught.value.code == "finished"
+
+
+@pytest.mark.django_db
+def test_rules_of_the_table_reach_the_engine() -> None:
+    anna, boris = person(), person()
+    transfer = table(anna, rules={"preset": "perevodnoy", "transfer_by_showing_trump": True, "deck": 24})
+    services.table_join(table=transfer, user=anna)
+    services.table_join(table=transfer, user=boris)
+    state = state_of(latest_game(transfer))
+    assert state.rules == Rules(deck=24, transfer=True, transfer_by_showing_trump=True)
+
+
+@pytest.mark.django_db
+@override_settings(LANGUAGE_CODE="en")
+def test_log_lines_in_english_and_russian() -> None:
+    from games.selectors import game_log_lines
+
+    anna, boris = person("anna"), person("boris")
+    heads_up = table(anna)
+    services.table_join(table=heads_up, user=anna)
+    services.table_join(table=heads_up, user=boris)
+    game = latest_game(heads_up)
+    services.game_timeout(game_id=game.pk, seq=0)
+    game.refresh_from_db()
+    english = game_log_lines(game=game, language="en")[0]["text"]
+    russian = game_log_lines(game=game, language="ru")[0]["text"]
+    assert "leads" in english and "time ran out" in english
+    assert "ходит" in russian and "время" in russian
