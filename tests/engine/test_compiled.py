@@ -1,0 +1,74 @@
+"""The mypyc-compiled engine behaves exactly like the Python source it was compiled from.
+
+``make test`` compiles the engine (scripts/build_engine.py) so that the tests exercise the code the
+site and the bots run. This module replays the same random games with an interpreted copy of the
+engine's sources in a subprocess and compares every result. Under CI=true the engine must be compiled:
+CI has a C compiler, and a silently failed build would leave the benchmarks measuring the slow path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.engine._compiled import ROOT, is_compiled
+
+# Plays random games with the engine found first on sys.path and prints one line of JSON per game.
+PLAYER = """
+import json, random, sys
+from games.engine import deal, Rules
+from games.engine.simulate import play_game
+from games.bots.random_bot import choose
+from games.engine._compiled import is_compiled
+options = [
+    {}, {"transfer": True}, {"transfer": True, "transfer_by_showing_trump": True}, {"cheating": True},
+    {"throw_in": "neighbours", "first_bout_limit": 5}, {"deck": 24}, {"deck": 52},
+]
+out = []
+for number in range(int(sys.argv[1])):
+    option = options[number % len(options)]
+    rules = Rules(**option)
+    players = 2 + number % (rules.max_players - 1)
+    state = deal(rules, players, seed=f"compiled-{number}").state()
+    actions = play_game(state, [choose] * players, random.Random(number))
+    out.append({"actions": actions, "result": state.result, "state": state.to_json(), "paid": state.paid})
+print(json.dumps({"compiled": is_compiled(), "games": out}))
+"""
+
+
+def run_player(python_path: Path, games: int) -> dict[str, object]:
+    environment = {**os.environ, "PYTHONPATH": str(python_path)}
+    completed = subprocess.run(
+        [sys.executable, "-c", PLAYER, str(games)], env=environment, capture_output=True, text=True,
+        check=True, cwd=python_path,
+    )
+    answer: dict[str, object] = json.loads(completed.stdout)
+    return answer
+
+
+def test_compiled_in_ci() -> None:
+    if os.environ.get("CI") == "true":
+        assert is_compiled(), "CI has a C compiler: scripts/build_engine.py should have compiled the engine"
+    elif not is_compiled():
+        pytest.skip("the engine runs interpreted here (no compiled extension); `make test` compiles it")
+
+
+def test_compiled_engine_plays_like_its_source(tmp_path: Path) -> None:
+    if not is_compiled():
+        pytest.skip("the engine runs interpreted here: nothing to compare (`make test` compiles it)")
+    interpreted = tmp_path / "interpreted"
+    for package in ("games/engine", "games/bots"):
+        shutil.copytree(ROOT / package, interpreted / package, ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    (interpreted / "games" / "__init__.py").write_text("")
+    games = 140
+    compiled_run = run_player(ROOT, games)
+    interpreted_run = run_player(interpreted, games)
+    assert compiled_run["compiled"] is True
+    assert interpreted_run["compiled"] is False
+    assert compiled_run["games"] == interpreted_run["games"]
