@@ -9,5 +9,6 @@ urlpatterns = [
     path("language/", views.language_switch, name="language-switch"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
+    path("play/", include("games.urls")),
     path("admin/", admin.site.urls),
 ]
