@@ -1,0 +1,165 @@
+"""A whole game in real Chromium against Daphne: sign up, open a table against a bot, play every move by clicking
+the highlighted cards and the buttons the server's legal actions offer, reload in the middle, see the result and
+check the shuffle's commitment in the browser.
+
+Bots move in the server process (in-process tasks) or, under CI=true, in a real Celery worker on Redis.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+SCREENSHOT_DIR = os.environ.get("BROWSER_SCREENSHOT_DIR")  # set it to look at the pages
+GAME_TIMEOUT_S = 150
+
+
+@pytest.fixture
+def bots_can_move(request: pytest.FixtureRequest) -> None:
+    """Without a broker the bots move inside Daphne; with one they need a worker."""
+    if not settings.TASKS_IN_PROCESS:
+        request.getfixturevalue("celery_worker")
+
+
+@pytest.fixture
+def browser(chromium_path: str) -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def _screenshot(page: Page, name: str) -> None:
+    if SCREENSHOT_DIR:
+        page.screenshot(path=os.path.join(SCREENSHOT_DIR, f"{name}.png"), full_page=True)
+
+
+def _seq(page: Page) -> int:
+    return int(page.evaluate("window.durakTable && window.durakTable.message ? window.durakTable.message.seq : -1"))
+
+
+def _one_move(page: Page) -> bool:
+    """Make one move if the page offers one: say "beaten" when that is possible, else play the first
+    highlighted card (on the cover target it lights up, or with the button it brings), else take."""
+    if page.locator("[data-action=pass]").count():
+        page.locator("[data-action=pass]").first.click()
+        return True
+    if page.locator(".hand-card.playable").count():
+        page.locator(".hand-card.playable").first.click()
+        targets = page.locator(".attack-card.target")
+        buttons = page.locator(
+            "[data-action=attack], [data-action=throw], [data-action=transfer], [data-action=show_trump]"
+        )
+        if targets.count():
+            targets.first.click()
+            return True
+        if buttons.count():
+            buttons.first.click()
+            return True
+        page.locator("[data-action=clear]").click()
+    if page.locator("[data-action=take]").count():
+        page.locator("[data-action=take]").first.click()
+        return True
+    return False
+
+
+def _play_until_result(page: Page, *, moves_before: int = 0, stop_after: int | None = None) -> int:
+    """Play until the result shows, or (with stop_after) until that many moves are made and cards lie on the table."""
+    deadline = time.monotonic() + GAME_TIMEOUT_S
+    moves = moves_before
+    result = page.locator("[data-part=result]")
+    while time.monotonic() < deadline:
+        if result.is_visible() or (stop_after is not None and moves >= stop_after and page.locator(".pair").count()):
+            return moves
+        seq = _seq(page)
+        if _one_move(page):
+            moves += 1
+            page.wait_for_function(
+                f"window.durakTable.message.seq !== {seq} || !!window.durakTable.message.result"
+                " || !document.querySelector('[data-part=error]').hidden",
+                timeout=20_000,
+            )
+        else:
+            page.wait_for_timeout(50)
+    raise AssertionError(f"no result after {GAME_TIMEOUT_S} s and {moves} moves")
+
+
+def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
+    browser: Browser, live_server_url: str, bots_can_move: None
+) -> None:
+    page = browser.new_page(viewport=DESKTOP, locale="en-GB")
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    page.goto(f"{live_server_url}/accounts/sign-up/")
+    page.get_by_label("Username").fill("clicking-player")
+    page.get_by_label("E-mail").fill("clicking@example.com")
+    page.locator("#id_password1").fill("a-Long-passw0rd-for-tests")
+    page.locator("#id_password2").fill("a-Long-passw0rd-for-tests")
+    page.get_by_role("button", name="Create my account").click()
+    expect(page.locator("h1")).to_have_text("Your profile")
+
+    page.locator(".main-nav").get_by_role("link", name="Play").click()
+    expect(page.locator("h1")).to_have_text("Play")
+    page.get_by_label("Table name").fill("Me against the bot")
+    page.get_by_label("Time per turn").select_option("900")
+    page.get_by_role("button", name="Open the table").click()
+
+    expect(page.locator("h1")).to_have_text("Me against the bot")
+    expect(page.locator("tr[data-seat='0']")).to_contain_text("clicking-player")
+    page.locator("#fill-level").select_option("easy")
+    page.get_by_role("button", name="Fill with bots").click()
+
+    page.wait_for_url("**/play/game/*/")
+    expect(page.locator("[data-part=connection]")).to_have_text("Connected")
+    expect(page.locator(".players .player")).to_contain_text("Bot")
+    expect(page.locator(".hand .hand-card")).to_have_count(6)
+    assert page.locator(".hand .card-svg .card-rank").first.text_content() in {"6", "7", "8", "9", "10", "J", "Q", "K", "A"}
+
+    moves = _play_until_result(page, stop_after=4)
+    if not page.locator("[data-part=result]").is_visible():
+        _screenshot(page, "game-desktop")
+        page.set_viewport_size(PHONE)
+        _screenshot(page, "game-phone")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "page scrolls sideways"
+        page.set_viewport_size(DESKTOP)
+
+        # A reload puts the player back where he was: same version, same hand.
+        seq, hand = _seq(page), sorted(page.locator(".hand-card").evaluate_all("cards => cards.map(c => c.dataset.card)"))
+        page.reload()
+        expect(page.locator("[data-part=connection]")).to_have_text("Connected")
+        assert _seq(page) >= seq
+        if _seq(page) == seq:
+            assert sorted(page.locator(".hand-card").evaluate_all("cards => cards.map(c => c.dataset.card)")) == hand
+
+    _play_until_result(page, moves_before=moves)
+
+    result = page.locator("[data-part=result]")
+    expect(result).to_be_visible()
+    expect(page.locator("[data-part=outcome]")).to_have_text(re.compile(r"(is the durak|A draw)"))
+    expect(page.locator("[data-part=places] tr")).to_have_count(2)
+    expect(page.locator("[data-part=status]")).to_have_text("The game is over.")
+    _screenshot(page, "result-desktop")
+
+    page.get_by_role("button", name="Check it in this browser").click()
+    expect(page.locator("[data-part=check-output]")).to_contain_text("matches the commitment")
+    expect(page.locator("[data-part=check-command]")).to_contain_text("| sha256sum")
+
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="Download the game record (JSON)").click()
+    assert download_info.value.suggested_filename.startswith("durak-game-")
+    assert errors == [], f"the page's script failed: {errors}"
