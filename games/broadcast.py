@@ -7,17 +7,43 @@ language (games.selectors.message_in_language).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games.engine import State
 from games.models import Game, Result, Seat
 from games.selectors import lobby_tables, view_payload
 
 LOBBY_GROUP = "lobby"
+SEND_TIMEOUT_S = 10
+
+# The event loop of the server's consumers. The in-memory channel layer (a site without Redis) holds
+# asyncio queues of that loop, so a task on the in-process runner's thread must send on that loop:
+# a loop of its own would fill queues that no consumer is waiting on.
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def remember_server_loop() -> None:
+    """Called by consumers as they connect, on the server's loop."""
+    global _server_loop
+    _server_loop = asyncio.get_running_loop()
+
+
+def _run(send: Callable[[], Awaitable[None]]) -> None:
+    loop = _server_loop
+    if isinstance(get_channel_layer(), InMemoryChannelLayer) and loop is not None and loop.is_running():
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is not loop:
+            asyncio.run_coroutine_threadsafe(send(), loop).result(timeout=SEND_TIMEOUT_S)  # type: ignore[arg-type]
+            return
+    async_to_sync(send)()
 
 
 def seat_group(game_id: int, seat: int) -> str:
@@ -51,11 +77,16 @@ def send_game(*, game: Game, seats: Sequence[Seat], state: State, result: Result
         for group, event in messages:
             await layer.group_send(group, event)
 
-    async_to_sync(send_all)()
+    _run(send_all)
 
 
 def send_lobby() -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.tables", "tables": lobby_tables()})
+    tables = lobby_tables()
+
+    async def send() -> None:
+        await layer.group_send(LOBBY_GROUP, {"type": "lobby.tables", "tables": tables})
+
+    _run(send)

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.utils import translation
 
 from games import selectors, services
-from games.broadcast import LOBBY_GROUP, public_group, seat_group
+from games.broadcast import LOBBY_GROUP, public_group, remember_server_loop, seat_group
 from games.models import Game
 from games.services import GameActionError, error_message
 
@@ -31,6 +31,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     language: str
 
     async def connect(self) -> None:
+        remember_server_loop()
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.seat = None
         self.group = ""
@@ -133,6 +134,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
+        remember_server_loop()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
         tables = await database_sync_to_async(selectors.lobby_tables)()

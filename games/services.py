@@ -418,8 +418,8 @@ def game_timeout(*, game_id: int, seq: int) -> Game | None:
     """The turn timer of version `seq` fired: each seat the game waited for gets its default action (a
     defender takes, a leader plays his lowest card, throwers pass). A person whose time ran out three
     turns in a row is played by the autopilot until he moves again. Nothing if the game moved on."""
-    game = _locked_game(game_id)
-    if game.status != GameStatus.PLAYING or game.seq != seq:
+    game = Game.objects.select_for_update().select_related("table").filter(pk=game_id).first()
+    if game is None or game.status != GameStatus.PLAYING or game.seq != seq:
         return None
     seats = game_seats(game)
     state = state_of(game).copy()
@@ -447,8 +447,8 @@ def game_bot_move(*, game_id: int, seq: int) -> Game | None:
 
     The bot thinks outside any transaction (a search bot takes up to a second), then its move is applied
     under the row lock only if the game is still at `seq`."""
-    game = Game.objects.select_related("table").get(pk=game_id)
-    if game.status != GameStatus.PLAYING or game.seq != seq:
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None or game.status != GameStatus.PLAYING or game.seq != seq:
         return None
     seats = game_seats(game)
     state = state_of(game)
