@@ -203,6 +203,8 @@ def replay_text(text: str) -> Replay:
         data = json.loads(text)
     except ValueError as error:
         return Replay(ok=False, index=None, error=f"not JSON: {error}", exit_status=EXIT_MALFORMED)
+    except RecursionError:
+        return Replay(ok=False, index=None, error="not JSON: nested too deeply", exit_status=EXIT_MALFORMED)
     return replay_json(data)
 
 
