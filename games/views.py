@@ -321,7 +321,7 @@ def client_strings() -> dict[str, Any]:
         "finished": _("The game is over."),
         "spectating": _("You are watching this game."),
         "sending": _("Sending your move…"),
-        "your_move": _("Your move (%(role)s): choose a highlighted card or a button."),
+        "your_move": _("Your move: choose a highlighted card or a button."),
         "hint_cover": _("Now click the attack card to cover with it."),
         "hint_action": _("Now click a button below, or choose more cards of the same rank."),
         "waiting_for": _("Waiting for %(names)s."),

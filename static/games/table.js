@@ -304,7 +304,7 @@ export class GameTable {
     } else if (this.legal.length) {
       if (this.coverTargets().size) text = this.strings.hint_cover;
       else if (this.selection.length) text = this.strings.hint_action;
-      else text = format(this.strings.your_move, { role: this.strings.roles[this.roleOf(this.mySeat)] || "" });
+      else text = this.strings.your_move;
     } else {
       const names = this.waitingOn().map((seat) => this.playerName(seat)).join(", ");
       text = format(this.strings.waiting_for, { names });
@@ -525,6 +525,7 @@ export class GameTable {
     list.replaceChildren();
     for (const entry of this.message.log || []) {
       const item = document.createElement("li");
+      if (Number.isInteger(entry.seq)) item.value = entry.seq + 1;
       item.textContent = this.logText(entry);
       list.append(item);
     }

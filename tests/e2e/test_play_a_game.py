@@ -146,6 +146,17 @@ def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
         if _seq(page) == seq:
             assert sorted(page.locator(".hand-card").evaluate_all("cards => cards.map(c => c.dataset.card)")) == hand
 
+        # A dropped connection comes back by itself and asks for the game as it stands.
+        page.evaluate("window.durakTable.socket.close()")
+        expect(page.locator("[data-part=connection]")).to_have_text(re.compile("Connection lost"))
+        expect(page.locator("[data-part=connection]")).to_have_text("Connected")
+
+        # A move the server refuses is shown, and changes nothing.
+        seq = _seq(page)
+        page.evaluate("window.durakTable.send({type: 'action', action: {type: 'take'}, seq: -1})")
+        expect(page.locator("[data-part=error]")).to_contain_text("Refused:")
+        assert _seq(page) >= seq
+
     _play_until_result(page, moves_before=moves)
 
     result = page.locator("[data-part=result]")
