@@ -10,5 +10,6 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
+    path("ratings/", include("ratings.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,63 @@
+"""The ratings pages: the pools, a pool's leaderboard, a player's ratings with charts, games and record.
+
+Views read through ratings.selectors only; nothing here writes.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
+
+from accounts.models import User
+from ratings import selectors
+from ratings.models import RatingPool
+
+MAX_ACTIVE_DAYS = 3650
+
+
+def _int_parameter(request: HttpRequest, name: str, default: int | None, low: int, high: int) -> int | None:
+    """A whole-number query parameter within [low, high]; "" or "all" means no limit (None)."""
+    raw = request.GET.get(name)
+    if raw is None:
+        return default
+    if raw.strip() in ("", "all"):
+        return None
+    try:
+        return min(max(int(raw), low), high)
+    except ValueError:
+        return default
+
+
+@require_safe
+def pool_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "ratings/pool_list.html", {"pools": selectors.pool_list()})
+
+
+@require_safe
+def pool_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
+    pool = get_object_or_404(RatingPool, slug=slug)
+    min_games = _int_parameter(request, "min_games", selectors.LEADERBOARD_MIN_GAMES, 1, 10_000) or 1
+    active_days = _int_parameter(request, "days", selectors.LEADERBOARD_ACTIVE_DAYS, 1, MAX_ACTIVE_DAYS)
+    context = {
+        "pool": pool,
+        "rows": selectors.leaderboard(pool=pool, min_games=min_games, active_days=active_days),
+        "min_games": min_games,
+        "active_days": active_days,
+        "recent_games": selectors.recent_rated_games(pool=pool, limit=10),
+    }
+    return render(request, "ratings/leaderboard.html", context)
+
+
+@require_safe
+def player_profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(User, username=username)
+    histories = selectors.player_ratings(user=player)
+    context = {
+        "player": player,
+        "histories": histories,
+        "charts": [history.chart_data() for history in histories],
+        "record": selectors.player_record(user=player, ratings=[history.rating for history in histories]),
+        "recent_games": selectors.recent_rated_games(user=player),
+    }
+    return render(request, "ratings/player.html", context)
