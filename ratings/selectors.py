@@ -120,18 +120,23 @@ def recent_rated_games(
     *, user: User | None = None, pool: RatingPool | None = None, limit: int = RECENT_GAMES
 ) -> list[RatedGame]:
     """The latest rated games (of ``user``, of ``pool``), newest first, each with ``seat_changes`` (every
-    player's change in seat order, users loaded). Two queries."""
+    player's change, best place first, users loaded). Two queries."""
     games = RatedGame.objects.select_related("pool")
     if user is not None:
         games = games.filter(changes__user=user)
     if pool is not None:
         games = games.filter(pool=pool)
     changes = RatingChange.objects.select_related("user").order_by("seat")
-    return list(
+    recent: list[RatedGame] = list(
         games.order_by("-played_at", "-pk").prefetch_related(Prefetch("changes", queryset=changes, to_attr="seat_changes"))[
             :limit
         ]
     )
+    for rated_game in recent:
+        # Best first: by place (players out together keep their seat order), the durak last.
+        place_of = {seat: index for index, group in enumerate(rated_game.outcome["places"]) for seat in group}
+        rated_game.seat_changes.sort(key=lambda change: (place_of.get(change.seat, 0), change.seat))  # type: ignore[attr-defined]
+    return recent
 
 
 @dataclass

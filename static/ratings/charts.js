@@ -27,7 +27,7 @@
             backgroundColor: "rgba(20, 83, 45, 0.12)",
             fill: true,
             pointRadius: data.ratings.length > 60 ? 0 : 2,
-            tension: 0.15,
+            tension: 0,
           }],
         },
         options: {

@@ -170,3 +170,16 @@ def test_pages_run_a_bounded_number_of_queries(
     for url, count in zip(pages, counts, strict=True):
         with django_assert_max_num_queries(count):
             assert client.get(url).status_code == 200
+
+
+def test_recent_games_list_the_players_best_first(played: dict[str, Any]) -> None:
+    recent = selectors.recent_rated_games(pool=played["multi"], limit=30)
+    assert len(recent) == 30
+    assert [game.played_at for game in recent] == sorted((game.played_at for game in recent), reverse=True)
+    for game in recent:
+        place_of = {seat: index for index, group in enumerate(game.outcome["places"]) for seat in group}
+        places = [place_of[change.seat] for change in game.seat_changes]  # type: ignore[attr-defined]
+        assert places == sorted(places) and len(places) == len(place_of)
+    mine = selectors.recent_rated_games(user=played["people"][0])
+    assert mine and all(played["people"][0] in [change.user for change in game.seat_changes]  # type: ignore[attr-defined]
+                        for game in mine)

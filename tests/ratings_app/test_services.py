@@ -134,6 +134,10 @@ def test_unrated_cheating_and_bot_games_are_left_alone_where_the_pool_says_so(ca
     finished_game([anna], bots=[1], loser=0)
     assert not RatedGame.objects.exists() and "for people only" in caplog.text
 
+    # One bot account at two seats of a three-player table cannot be rated against itself.
+    finished_game([anna], bots=[1, 2], loser=0)
+    assert not RatedGame.objects.exists() and "one account held two seats" in caplog.text
+
     heads_up.humans_only = False
     heads_up.save()
     game, _ = finished_game([anna], bots=[1], loser=0)
