@@ -352,6 +352,7 @@ def client_strings() -> dict[str, Any]:
         "draw": _("A draw: nobody is the durak."),
         "durak_is": _("%(name)s is the durak."),
         "durak": _("durak"),
+        "surrendered": _("%(name)s surrendered."),
         "team_lost": _("The team of %(names)s lost."),
         "losing_team": _("the losing team"),
         "epaulettes": _("Epaulettes for %(name)s from %(by)s: %(cards)s"),

@@ -552,6 +552,9 @@ export class GameTable {
     else if (result.losing_team && result.losing_team.length) {
       outcome.textContent = format(this.strings.team_lost, { names: result.losing_team.map((s) => this.playerName(s)).join(", ") });
     } else outcome.textContent = format(this.strings.durak_is, { name: this.playerName(result.durak) });
+    if (result.surrendered !== null && result.surrendered !== undefined) {
+      outcome.textContent += ` ${format(this.strings.surrendered, { name: this.playerName(result.surrendered) })}`;
+    }
 
     const table = this.parts.places;
     table.replaceChildren();

@@ -115,12 +115,21 @@ def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
 
     page.locator(".main-nav").get_by_role("link", name="Play").click()
     expect(page.locator("h1")).to_have_text("Play")
+    # A second visitor keeps the lobby open: the new table appears there without a reload.
+    watcher = browser.new_page(viewport=PHONE, locale="en-GB")
+    watcher.goto(f"{live_server_url}/play/")
+    expect(watcher.locator("#lobby-tables")).to_contain_text("No table is waiting for players.")
+
     page.get_by_label("Table name").fill("Me against the bot")
     page.get_by_label("Time per turn").select_option("900")
     page.get_by_role("button", name="Open the table").click()
 
     expect(page.locator("h1")).to_have_text("Me against the bot")
     expect(page.locator("tr[data-seat='0']")).to_contain_text("clicking-player")
+    expect(watcher.locator("#open-tables")).to_contain_text("Me against the bot", timeout=10_000)
+    expect(watcher.locator("#open-tables")).to_contain_text("Podkidnoy · 36 cards · 2 players")
+    _screenshot(watcher, "lobby-phone")
+    watcher.close()
     page.locator("#fill-level").select_option("easy")
     page.get_by_role("button", name="Fill with bots").click()
 
