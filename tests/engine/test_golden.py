@@ -12,7 +12,6 @@ losing_team as sets, the table as a set of pairs, attacker and defender not comp
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 from pathlib import Path
@@ -26,34 +25,12 @@ from games.engine import (
 )
 from games.engine.cards import card_name, deck_mask, mask_of, parse_card
 from games.engine.records import replay_record
+from tests.engine.compare import normalise, record_names
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"
 # The repository is cloned beside ../shared (RULES.md, DESIGN.md, the sample records).
 SHARED_RECORDS = HERE.parents[1].parent / "shared" / "records"
-
-
-def normalise(answer: dict[str, Any]) -> dict[str, Any]:
-    """The replay output with every unordered part in a canonical order (check_records.py's rules)."""
-    answer = json.loads(json.dumps(answer))
-    state = answer.get("state") or {}
-    if state:
-        state["hands"] = [sorted(hand) for hand in state.get("hands", [])]
-        state["out"] = sorted(state.get("out", []))
-        state["table"] = sorted(json.dumps(pair, sort_keys=True) for pair in state.get("table", []))
-        if answer.get("finished"):
-            state.pop("attacker", None)
-            state.pop("defender", None)
-    result = answer.get("result") or {}
-    if result.get("losing_team"):
-        result["losing_team"] = sorted(result["losing_team"])
-    if result.get("epaulettes"):
-        result["epaulettes"]["cards"] = sorted(result["epaulettes"]["cards"])
-    return answer
-
-
-def record_names(folder: Path) -> list[str]:
-    return sorted(p.name[: -len(".json")] for p in folder.glob("*.json") if not p.name.endswith(".expected.json"))
 
 
 def check(record_path: Path, expected: dict[str, Any]) -> None:
@@ -72,25 +49,9 @@ def check(record_path: Path, expected: dict[str, Any]) -> None:
 
 GOLDEN_NAMES = record_names(GOLDEN)
 
-# Whether games.engine runs as a mypyc-compiled extension (its typed constructors then refuse wrong types first).
-# (games.engine.play the attribute is the function play; the module is looked up by name.)
-ENGINE_COMPILED = not str(importlib.import_module("games.engine.play").__file__).endswith(".py")
-
-# Golden records that show an engine bug (see /tmp/engine_bugs.md), with when it shows; the fix removes the entry.
-KNOWN_ENGINE_BUGS = {
-    "redeal_option_bad_value": (
-        ENGINE_COMPILED,
-        "engine bug: compiled, a wrong-typed rule option is refused as 'bad rules: bool object expected; got str' "
-        "without naming the option (see /tmp/engine_bugs.md)",
-    ),
-}
-
-
-def test_golden_folder_is_complete() -> None:
-    """Every golden record has its expected output, and there is no stray expected file."""
-    expected = {p.name[: -len(".expected.json")] for p in GOLDEN.glob("*.expected.json")}
-    assert expected == set(GOLDEN_NAMES)
-    assert len(GOLDEN_NAMES) >= 100
+# Golden records that show an engine bug (see /tmp/engine_bugs.md): name -> (when it shows, reason). The fix
+# removes the entry; a strict xfail that passes fails the suite, so a fixed bug cannot be forgotten here.
+KNOWN_ENGINE_BUGS: dict[str, tuple[bool, str]] = {}
 
 
 @pytest.mark.parametrize(
