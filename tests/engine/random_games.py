@@ -68,7 +68,9 @@ def tables(draw: st.DrawFn, cheating: bool | None = None) -> Table:
         throw_in=draw(st.sampled_from(["all", "neighbours"])),
         first_bout_limit=draw(st.sampled_from([6, 5])),
         teams=teams,
-        cheating=draw(st.booleans()) if cheating is None else cheating,
+        # One table in four cheats: cheating games run several times longer, and a quarter of the examples
+        # is plenty to exercise accusations.
+        cheating=draw(st.sampled_from([False, False, False, True])) if cheating is None else cheating,
     )
     return Table(rules, players, draw(st.integers(0, 2**32)), draw(st.sampled_from([0, 20, 100])))
 

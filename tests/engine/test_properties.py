@@ -77,7 +77,7 @@ def record_of(table: Table, dealt: Any, actions: list[tuple[int, Action]]) -> di
     return record.to_json()
 
 
-@property_settings(max_examples=900)
+@property_settings(max_examples=1200)
 @given(table=tables())
 def test_random_games_end_conserve_cards_and_replay(table: Table) -> None:
     state, dealt = table.new_state()
@@ -143,7 +143,7 @@ PROBES_PER_STEP = 6
 LISTED_PER_SEAT = 10
 
 
-@property_settings(max_examples=80)
+@property_settings(max_examples=60)
 @given(table=tables())
 def test_legal_actions_apply_and_other_actions_are_refused(table: Table) -> None:
     state, _ = table.new_state()
@@ -231,7 +231,7 @@ def hidden_from(state: State, seat: int | None) -> set[int]:
     return hidden
 
 
-@property_settings(max_examples=80)
+@property_settings(max_examples=60)
 @given(table=tables())
 def test_views_show_no_other_hand_no_stock_no_discard(table: Table) -> None:
     state, _ = table.new_state()
@@ -247,9 +247,9 @@ def test_views_show_no_other_hand_no_stock_no_discard(table: Table) -> None:
             assert not leaked, f"seat {seat} sees {sorted(leaked)}"
             assert set(cards_in(state.hands[seat])) <= card_names_in(view)
 
-    # Every seat at the start and the end; in between the seat that just acted and one other (all seats at
-    # every step would cost eight times as much at an eight-player table for little more coverage).
+    # Every seat at the start and the end; in between the seat that just acted (a random seat: all seats at
+    # every step would cost up to eight times as much for little more coverage).
     check_views(range(state.n))
     for seat, _ in random_game(state, rng):
-        check_views([seat, rng.randrange(state.n)])
+        check_views([seat])
     check_views(range(state.n))

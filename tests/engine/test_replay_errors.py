@@ -133,7 +133,7 @@ def check_answer(replay: Replay, data: Any = None) -> None:
         assert isinstance(data, dict) and 0 <= answer["index"] < len(data["actions"])
 
 
-@property_settings(max_examples=300)
+@property_settings(max_examples=200)
 @given(data=json_values)
 def test_random_json_is_malformed_never_an_exception(data: Any) -> None:
     replay = replay_json(data)
@@ -143,13 +143,13 @@ def test_random_json_is_malformed_never_an_exception(data: Any) -> None:
     check_answer(replay_text(json.dumps(data)), data)
 
 
-@property_settings(max_examples=150)
+@property_settings(max_examples=80)
 @given(data=records)
 def test_record_shaped_json_never_an_exception(data: dict[str, Any]) -> None:
     check_answer(replay_json(data), data)
 
 
-@property_settings(max_examples=300)
+@property_settings(max_examples=150)
 @given(data=plausible_records())
 def test_plausible_records_never_an_exception(data: dict[str, Any]) -> None:
     check_answer(replay_json(data), data)
@@ -187,7 +187,7 @@ def mutated_golden_records(draw: st.DrawFn) -> dict[str, Any]:
         return data
 
 
-@property_settings(max_examples=400)
+@property_settings(max_examples=250)
 @given(data=mutated_golden_records())
 def test_mutated_golden_records_never_an_exception(data: dict[str, Any]) -> None:
     check_answer(replay_json(data), data)
@@ -201,13 +201,9 @@ def test_not_json_or_not_an_object(text: str) -> None:
     assert replay.exit_status == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: replay_text lets json's RecursionError through for deeply nested JSON "
-    "(see /tmp/engine_bugs.md)",
-)
 @pytest.mark.parametrize("text", ["[" * 100_000, '{"a": ' * 100_000])
 def test_replay_text_deeply_nested_json(text: str) -> None:
+    """json's decoder raises RecursionError, not ValueError, on deep nesting: still a malformed record."""
     replay = replay_text(text)
     assert replay.to_json()["ok"] is False and replay.to_json()["index"] is None
     assert replay.exit_status == 2
