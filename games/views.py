@@ -316,6 +316,7 @@ def client_strings() -> dict[str, Any]:
         "connecting": _("Connecting…"),
         "connected": _("Connected"),
         "reconnecting": _("Connection lost; trying again in %(s)s s…"),
+        "refused": _("The server does not let this page follow the game."),
         "not_connected": _("Not connected to the table; your move was not sent."),
         "error": _("Refused: %(message)s"),
         "finished": _("The game is over."),

@@ -7,6 +7,7 @@ const RED_SUITS = new Set(["D", "H"]);
 const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "Joker"];
 const SVG_NS = "http://www.w3.org/2000/svg";
 const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
+const CLOSE_CODES_FINAL = new Set([4403, 4404]);
 
 function readJson(id) {
   const element = document.getElementById(id);
@@ -82,8 +83,13 @@ export class GameTable {
         this.send({ type: "sync" });
       }
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       if (this.socket !== socket || this.closing) return;
+      if (CLOSE_CODES_FINAL.has(event.code)) {
+        // No such game, or a private one without its link: trying again would not help.
+        this.setConnection("refused");
+        return;
+      }
       const delay = RECONNECT_DELAYS_MS[Math.min(this.attempt, RECONNECT_DELAYS_MS.length - 1)];
       this.attempt += 1;
       this.setConnection("reconnecting", Math.ceil(delay / 1000));
@@ -144,7 +150,11 @@ export class GameTable {
 
   playerName(seat) {
     const player = (this.message.players || []).find((entry) => entry.seat === seat);
-    const name = player ? player.name : format(this.strings.seat_n, { n: seat + 1 });
+    let name = player ? player.name : format(this.strings.seat_n, { n: seat + 1 });
+    // Two bots of one level play under one account: the seat number tells them apart.
+    if (player && (this.message.players || []).some((other) => other.seat !== seat && other.name === player.name)) {
+      name = `${name} ${format(this.strings.seat_n, { n: seat + 1 }).toLowerCase()}`;
+    }
     return seat === this.mySeat ? format(this.strings.you_name, { name }) : name;
   }
 

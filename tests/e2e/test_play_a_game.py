@@ -183,3 +183,42 @@ def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
         page.get_by_role("link", name="Download the game record (JSON)").click()
     assert download_info.value.suggested_filename.startswith("durak-game-")
     assert errors == [], f"the page's script failed: {errors}"
+
+
+def test_a_perevodnoy_cheating_table_of_three_is_played_to_the_end_on_a_phone(
+    browser: Browser, live_server_url: str, bots_can_move: None
+) -> None:
+    """Every option box of the form reaches the table, and transfers, trump shows and cheating covers are
+    offered by the same clicks when the server lists them."""
+    page = browser.new_page(viewport=PHONE, locale="en-GB")
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server_url}/accounts/sign-up/")
+    page.get_by_label("Username").fill("phone-player")
+    page.get_by_label("E-mail").fill("phone@example.com")
+    page.locator("#id_password1").fill("a-Long-passw0rd-for-tests")
+    page.locator("#id_password2").fill("a-Long-passw0rd-for-tests")
+    page.get_by_role("button", name="Create my account").click()
+
+    page.goto(f"{live_server_url}/play/")
+    page.locator("#id_preset").select_option("perevodnoy")
+    page.locator("#id_players").select_option("3")
+    page.locator("#id_transfer_by_showing_trump").check()
+    page.locator("#id_cheating").check()
+    page.locator("#id_throw_in").select_option("neighbours")
+    page.get_by_label("Time per turn").select_option("900")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator(".rules-words")).to_have_text(
+        "Perevodnoy · 36 cards · 3 players · transfer by showing a trump · only the neighbours throw in · cheating allowed"
+    )
+    page.locator("#fill-level").select_option("easy")
+    page.get_by_role("button", name="Fill with bots").click()
+    page.wait_for_url("**/play/game/*/")
+    expect(page.locator(".players .player")).to_have_count(2)
+
+    _play_until_result(page)
+
+    expect(page.locator("[data-part=places] tr")).to_have_count(3)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "page scrolls sideways"
+    _screenshot(page, "result-phone")
+    assert errors == [], f"the page's script failed: {errors}"
