@@ -183,3 +183,23 @@ def test_recent_games_list_the_players_best_first(played: dict[str, Any]) -> Non
     mine = selectors.recent_rated_games(user=played["people"][0])
     assert mine and all(played["people"][0] in [change.user for change in game.seat_changes]  # type: ignore[attr-defined]
                         for game in mine)
+
+
+def test_an_admin_adds_a_pool_and_a_cheating_one_is_refused(client: Client) -> None:
+    admin = User.objects.create_superuser(username="root", email="root@example.com", password="a-Long-passw0rd")
+    client.force_login(admin)
+    url = reverse("admin:ratings_ratingpool_add")
+    form = {"slug": "podkidnoy-24-heads-up", "name_en": "Podkidnoy 24, heads-up", "name_ru": "Подкидной 24",
+            "rules": '{"preset": "podkidnoy", "deck": 24}', "format": "heads_up", "min_players": "2",
+            "max_players": "2", "active": "on", "position": "9"}
+    refused = client.post(url, {**form, "rules": '{"deck": 24, "cheating": true}'})
+    assert refused.status_code == 200 and "Cheating is never on in rated games." in refused.content.decode()
+    assert client.post(url, form).status_code == 302
+    added = RatingPool.objects.get(slug="podkidnoy-24-heads-up")
+    assert added.rules["deck"] == 24 and added.rules["cheating"] is False and "preset" not in added.rules
+    from games.engine import Rules
+    from ratings.services import pool_for_rules
+
+    assert pool_for_rules(rules=Rules(deck=24), players=2) == added
+    for name in ("ratings_playerrating", "ratings_ratedgame"):
+        assert client.get(reverse(f"admin:{name}_changelist")).status_code == 200
