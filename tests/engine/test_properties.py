@@ -77,7 +77,7 @@ def record_of(table: Table, dealt: Any, actions: list[tuple[int, Action]]) -> di
     return record.to_json()
 
 
-@property_settings(max_examples=1200)
+@property_settings(max_examples=1000)
 @given(table=tables())
 def test_random_games_end_conserve_cards_and_replay(table: Table) -> None:
     state, dealt = table.new_state()
