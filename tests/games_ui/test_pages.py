@@ -313,3 +313,31 @@ def test_the_record_is_refused_before_the_end_and_downloaded_after_it() -> None:
     page = _initial_message(client.get(reverse("games:game", args=[game.pk])).content.decode())
     assert page["status"] == "finished"
     assert page["result"]["durak"] == 1 and page["result"]["deck"] == game.revealed_deck
+
+
+def test_a_seated_player_waiting_at_the_table_is_sent_to_the_game_when_it_starts() -> None:
+    owner, guest = _person("hanna"), _person("igor")
+    table = _table(owner)
+    services.table_join(table=table, user=owner)
+    client = _client_for(owner)
+    waiting = client.get(reverse("games:table-seats", args=[table.pk]))
+    assert "HX-Redirect" not in waiting and "free seat" in _text(waiting.content)
+
+    services.table_join(table=table, user=guest)
+
+    started = client.get(reverse("games:table-seats", args=[table.pk]))
+    assert started["HX-Redirect"] == reverse("games:game", args=[Game.objects.get(table=table).pk])
+
+
+def test_the_game_page_speaks_russian() -> None:
+    first = _person("lena")
+    game = _game_with(first, _person("maks"))
+    client = _client_for(first)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ru"
+    html = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    match = re.search(r'<script id="game-strings" type="application/json">(.*?)</script>', html, re.S)
+    assert match, "the table's script gets its texts from the page"
+    strings = json.loads(match.group(1))
+    assert strings["beaten"] == "Бито" and strings["take"] == "Беру"
+    assert strings["roles"]["defending"] == "отбивается"
+    assert "Проверка тасовки" in _text(html.encode()) and 'data-socket-query="?lang=ru"' in html
