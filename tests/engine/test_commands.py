@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,7 +37,7 @@ def test_shared_records_pass_the_shared_checker() -> None:
     assert "records: 6 passed, 0 failed" in completed.stdout
 
 
-ILLEGAL = {
+ILLEGAL: dict[str, Any] = {
     "rules": {"deck": 36}, "players": 2, "hands": [["6S", "7S"], ["8S", "9H"]], "trump": "H",
     "first_attacker": 0,
     "actions": [{"seat": 0, "type": "attack", "cards": ["6S"]}, {"seat": 1, "type": "cover", "attack": "6S", "card": "9H"},
