@@ -16,7 +16,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games.engine import State
 from games.models import Game, Result, Seat
-from games.selectors import lobby_tables, view_payload
+from games.selectors import lobby_tables, view_common, view_for_seat
 
 LOBBY_GROUP = "lobby"
 SEND_TIMEOUT_S = 10
@@ -58,12 +58,11 @@ def game_messages(
     *, game: Game, seats: Sequence[Seat], state: State, result: Result | None
 ) -> list[tuple[str, dict[str, Any]]]:
     """(group, event) for every seat of the game and for the spectators."""
+    common = view_common(game=game, seats=seats, state=state, result=result)
     messages = []
     for seat in range(game.players):
-        payload = view_payload(game=game, seats=seats, state=state, seat=seat, result=result)
-        messages.append((seat_group(game.pk, seat), {"type": "game.view", "payload": payload}))
-    payload = view_payload(game=game, seats=seats, state=state, seat=None, result=result)
-    messages.append((public_group(game.pk), {"type": "game.view", "payload": payload}))
+        messages.append((seat_group(game.pk, seat), {"type": "game.view", "payload": view_for_seat(common, state, seat)}))
+    messages.append((public_group(game.pk), {"type": "game.view", "payload": view_for_seat(common, state, None)}))
     return messages
 
 

@@ -51,17 +51,45 @@ def _sentence(who: str, action: dict[str, Any]) -> str:
     return str(kind)
 
 
+def _line(who: str, entry: dict[str, Any]) -> str:
+    text = _sentence(who, entry["action"])
+    if entry.get("timer"):
+        return _("%(text)s (time ran out)") % {"text": text}
+    if entry.get("autopilot"):
+        return _("%(text)s (autopilot)") % {"text": text}
+    return text
+
+
+# Every socket puts the same lines into words after every move; a line never changes once written.
+_CACHE_SIZE = 50_000
+_texts: dict[tuple[Any, ...], str] = {}
+
+
+def _key(language: str, who: str, entry: dict[str, Any]) -> tuple[Any, ...]:
+    action = entry["action"]
+    return (
+        language, who, action.get("type"), tuple(action.get("cards", ())), action.get("attack"), action.get("card"),
+        bool(entry.get("timer")), bool(entry.get("autopilot")),
+    )  # fmt: skip
+
+
 def log_lines(entries: Sequence[dict[str, Any]], names: Sequence[str], language: str) -> list[dict[str, Any]]:
-    """[{"seq", "seat", "text"}] for entries {"seq", "seat", "action", "timer"}, in `language`."""
-    lines = []
+    """[{"seq", "seat", "text"}] for entries {"seq", "seat", "action", "timer", "autopilot"}, in `language`."""
+    whos = [names[entry["seat"]] if 0 <= entry["seat"] < len(names) else str(entry["seat"]) for entry in entries]
+    keys = [_key(language, who, entry) for who, entry in zip(whos, entries)]
+    missing = [index for index, key in enumerate(keys) if key not in _texts]
+    if missing:
+        if len(_texts) > _CACHE_SIZE:
+            _texts.clear()
+        with translation.override(language):
+            for index in missing:
+                _texts[keys[index]] = _line(whos[index], entries[index])
+    return [
+        {"seq": entry["seq"], "seat": entry["seat"], "text": _texts.get(key) or _line_now(language, who, entry)}
+        for entry, who, key in zip(entries, whos, keys)
+    ]
+
+
+def _line_now(language: str, who: str, entry: dict[str, Any]) -> str:
     with translation.override(language):
-        for entry in entries:
-            seat = entry["seat"]
-            who = names[seat] if 0 <= seat < len(names) else str(seat)
-            text = _sentence(who, entry["action"])
-            if entry.get("timer"):
-                text = _("%(text)s (time ran out)") % {"text": text}
-            elif entry.get("autopilot"):
-                text = _("%(text)s (autopilot)") % {"text": text}
-            lines.append({"seq": entry["seq"], "seat": seat, "text": text})
-    return lines
+        return _line(who, entry)

@@ -108,10 +108,8 @@ def _result_json(game: Game, result: Result | None) -> dict[str, Any] | None:
     }
 
 
-def view_payload(
-    *, game: Game, seats: Sequence[Seat], state: State, seat: int | None, result: Result | None
-) -> dict[str, Any]:
-    """The game.view message before its log is put into words (`log_entries`; see `message_in_language`)."""
+def view_common(*, game: Game, seats: Sequence[Seat], state: State, result: Result | None) -> dict[str, Any]:
+    """The part of the game.view message that is the same for every reader."""
     names = [seat_name(one) for one in seats]
     timeouts = list(game.timeouts) or [0] * game.players
     autopilot = list(game.autopilot) or [False] * game.players
@@ -121,8 +119,6 @@ def view_payload(
         "game": game.pk,
         "seq": game.seq,
         "status": game.status,
-        "seat": seat,
-        "view": seat_view(state, seat) if seat is not None else public_view(state),
         "players": [
             {
                 "seat": one.number,
@@ -143,6 +139,18 @@ def view_payload(
         "names": names,
         "result": _result_json(game, result) if not playing else None,
     }
+
+
+def view_for_seat(common: dict[str, Any], state: State, seat: int | None) -> dict[str, Any]:
+    """The game.view message (its log not yet in words; see `message_in_language`) for a seat or, with
+    seat None, for spectators."""
+    return {**common, "seat": seat, "view": seat_view(state, seat) if seat is not None else public_view(state)}
+
+
+def view_payload(
+    *, game: Game, seats: Sequence[Seat], state: State, seat: int | None, result: Result | None
+) -> dict[str, Any]:
+    return view_for_seat(view_common(game=game, seats=seats, state=state, result=result), state, seat)
 
 
 def message_in_language(payload: dict[str, Any], language: str) -> dict[str, Any]:

@@ -1,0 +1,249 @@
+"""Live play under load: N concurrent 2-player games, every seat a scripted WebSocket client.
+
+Figures (DESIGN.md, Benchmarks): games, games_finished, actions_per_s, p50_ms, p95_ms, p99_ms, errors.
+
+The script starts what it measures: Daphne and Celery worker(s) on PostgreSQL (DATABASE_URL, default
+postgres://postgres@127.0.0.1:5432/durak; the script uses a fresh database `<name>_bench` beside it) and
+Redis (REDIS_URL, default redis://127.0.0.1:6379/7; the script empties that Redis database first, so
+give it one nobody else uses). It creates 2N players and N tables through games.services (the game
+starts as the second player sits down), then opens one WebSocket per seat. Each client answers every
+view in which the game waits for its seat with a random legal action and the view's `seq`; the latency
+of a move is the time from sending it to receiving the view of the next version. An error is a
+`game.error` message, a socket that fails, or a game that does not finish within the time allowed.
+
+    python bench/live.py            # 100 games
+    python bench/live.py --quick    # 10 games
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import secrets
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._common import REPOSITORY_ROOT, parse_args, print_table, write_report  # noqa: E402
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/durak"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/7"
+GAME_TIMEOUT_S = 600
+
+
+@dataclass
+class Tally:
+    latencies_ms: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: list[str] = field(default_factory=list)
+    finished_games: set[int] = field(default_factory=set)
+    first_action_at: float | None = None
+    last_view_at: float = 0.0
+
+
+def bench_environment() -> dict[str, str]:
+    import environ
+
+    database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    config = environ.Env.db_url_config(database_url)
+    if config["ENGINE"] != "django.db.backends.postgresql":
+        raise SystemExit("bench/live.py needs PostgreSQL: DATABASE_URL=postgres://...")
+    bench_name = f"{config['NAME']}_bench"
+    bench_url = database_url.rsplit("/", 1)[0] + "/" + bench_name
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "durak_site.settings.local",
+        "DEBUG": "false",
+        "LOG_LEVEL": "WARNING",
+        "DATABASE_URL": bench_url,
+        "REDIS_URL": os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL,
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+def prepare_services(environment: dict[str, str]) -> None:
+    """A fresh bench database, migrated, and an empty Redis database (no tasks left from an earlier run)."""
+    import psycopg
+    import redis
+
+    url = environment["DATABASE_URL"]
+    server_url, name = url.rsplit("/", 1)
+    with psycopg.connect(server_url + "/postgres", autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+    redis.Redis.from_url(environment["REDIS_URL"]).flushdb()
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
+        cwd=REPOSITORY_ROOT, env=environment, check=True,
+    )  # fmt: skip
+
+
+def create_games(count: int) -> list[tuple[int, list[str]]]:
+    """(game id, session cookie of seat 0 and seat 1) for `count` fresh 2-player podkidnoy games."""
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from accounts.models import User
+    from games import services
+    from games.engine import Rules
+    from games.models import Game
+
+    def session_cookie(user: User) -> str:
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.save()
+        return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+    games = []
+    run = secrets.token_hex(3)
+    for number in range(count):
+        players = [
+            User.objects.create_user(username=f"bench-{run}-{number}-{seat}", password=None) for seat in range(2)
+        ]
+        table = services.table_create(owner=players[0], rules=Rules(), seats=2, name=f"bench {number}")
+        for player in players:
+            services.table_join(table=table, user=player)
+        game = Game.objects.get(table=table)
+        games.append((game.pk, [session_cookie(player) for player in players]))
+    return games
+
+
+async def play_seat(url: str, origin: str, cookie: str, game_id: int, tally: Tally, rng: random.Random) -> None:
+    import websockets
+
+    acted_seq = -1
+    sent_at: dict[int, float] = {}
+    try:
+        async with websockets.connect(
+            f"{url}/ws/game/{game_id}/", additional_headers={"Cookie": cookie}, origin=origin,  # type: ignore[arg-type]
+            open_timeout=60, max_size=2**22,
+        ) as socket:  # fmt: skip
+            async for raw in socket:
+                message = json.loads(raw)
+                now = time.perf_counter()
+                if message["type"] == "game.error":
+                    tally.errors.append(f"game {game_id}: {message['code']} {message['message']}")
+                    continue
+                if message["type"] != "game.view":
+                    continue
+                seq = message["seq"]
+                tally.last_view_at = now
+                for answered in [s for s in sent_at if s < seq]:
+                    tally.latencies_ms.append((now - sent_at.pop(answered)) * 1000)
+                if message["status"] == "finished":
+                    if message["result"] is not None:
+                        tally.finished_games.add(game_id)
+                        return
+                    continue
+                seat = message["seat"]
+                legal = message["view"].get("legal") or []
+                if seat in message["waiting"] and legal and seq > acted_seq:
+                    acted_seq = seq
+                    action = rng.choice(legal)
+                    sent_at[seq] = time.perf_counter()
+                    if tally.first_action_at is None:
+                        tally.first_action_at = sent_at[seq]
+                    tally.actions += 1
+                    await socket.send(json.dumps({"type": "action", "action": action, "seq": seq}))
+    except Exception as error:  # noqa: BLE001 - every failure of a client is counted as an error
+        tally.errors.append(f"game {game_id}: {type(error).__name__}: {error}")
+
+
+async def play_all(url: str, games: list[tuple[int, list[str]]], tally: Tally) -> None:
+    origin = url.replace("ws://", "http://")
+    rng = random.Random(7)
+    clients = [
+        play_seat(url, origin, cookie, game_id, tally, random.Random(rng.random()))
+        for game_id, cookies in games
+        for cookie in cookies
+    ]
+    try:
+        await asyncio.wait_for(asyncio.gather(*clients), timeout=GAME_TIMEOUT_S)
+    except TimeoutError:
+        tally.errors.append(f"games still running after {GAME_TIMEOUT_S} s")
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> None:
+    import argparse
+
+    extra = argparse.ArgumentParser(add_help=False)
+    extra.add_argument("--games", type=int)
+    extra.add_argument("--workers", type=int, default=1, help="Celery worker processes (concurrency 2 each)")
+    known, rest = extra.parse_known_args()
+    args = parse_args(__doc__.splitlines()[0], rest)
+    count = known.games or (10 if args.quick else 100)
+
+    environment = bench_environment()
+    os.environ.update(environment)
+    prepare_services(environment)
+
+    from tests import processes
+
+    with processes.daphne(environment) as http_url:
+        workers = []
+        try:
+            for number in range(known.workers):
+                command = [
+                    sys.executable, "-m", "celery", "-A", "durak_site", "worker", "--loglevel=WARNING",
+                    "-Q", "games,bots", "--concurrency", "2", "-n", f"bench-{number}@%h",
+                    "--without-gossip", "--without-mingle", "--without-heartbeat",
+                ]  # fmt: skip
+                workers.append(processes.started(command, environment=environment, name="bench-worker"))
+            for worker in workers:
+                worker.__enter__()
+            games = create_games(count)
+            tally = Tally()
+            started = time.perf_counter()
+            asyncio.run(play_all(http_url.replace("http://", "ws://"), games, tally))
+            wall_s = time.perf_counter() - started
+        finally:
+            for worker in reversed(workers):
+                worker.__exit__(None, None, None)
+
+    active_s = max(1e-9, tally.last_view_at - (tally.first_action_at or tally.last_view_at))
+    unfinished = count - len(tally.finished_games)
+    figures: dict[str, float | int] = {
+        "games": count,
+        "games_finished": len(tally.finished_games),
+        "actions_per_s": round(tally.actions / active_s, 1),
+        "p50_ms": round(percentile(tally.latencies_ms, 0.50), 1),
+        "p95_ms": round(percentile(tally.latencies_ms, 0.95), 1),
+        "p99_ms": round(percentile(tally.latencies_ms, 0.99), 1),
+        "errors": len(tally.errors) + unfinished,
+    }
+    print(f"{count} concurrent 2-player games over WebSockets; Daphne + {known.workers} Celery worker(s), "
+          f"PostgreSQL, Redis; {tally.actions} actions in {wall_s:.1f} s")
+    rows: list[list[object]] = [[name, value] for name, value in figures.items()]
+    if tally.latencies_ms:
+        rows.append(["mean_ms", round(statistics.fmean(tally.latencies_ms), 1)])
+        rows.append(["max_ms", round(max(tally.latencies_ms), 1)])
+    print_table(["figure", "value"], rows)
+    for error in tally.errors[:10]:
+        print("error:", error)
+    if args.json:
+        write_report(args.json, figures)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""Over 50 bot games (podkidnoy, perevodnoy with trumps shown, cheating tables, 2 to 6 players, three
+decks) every message sent to a seat's group names only cards that seat could see.
+
+The messages are captured where the services hand them to the channel layer, then put into words in
+both languages as the consumer does. A seat may see its own hand, the table, the face-up trump card
+while it lies under the stock, and every card that lay face up before (played, shown: the log names
+them); the deck once the game is over. A spectator may see the same without any hand. The view itself
+(not the log) must name nothing but the seat's hand, the table and the face-up card.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from games import broadcast, services
+from games.engine import load_record, play
+from games.engine.actions import action_from_json
+from games.engine.cards import card_name, names
+from games.engine.state import State
+from games.models import Game, GameStatus
+from games.logtext import log_lines
+from tests.games.factories import latest_game, person, table
+
+CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([SCDH♠♣♦♥])(?![A-Za-z])")
+SUIT_LETTER = {"♠": "S", "♣": "C", "♦": "D", "♥": "H"}
+
+# (rules, players, games)
+VARIANTS: list[tuple[dict[str, Any], int, int]] = [
+    ({"preset": "podkidnoy"}, 2, 10),
+    ({"preset": "podkidnoy", "deck": 24}, 3, 4),
+    ({"preset": "perevodnoy", "transfer_by_showing_trump": True}, 2, 10),
+    ({"preset": "perevodnoy", "transfer_by_showing_trump": True, "deck": 24}, 4, 3),
+    ({"preset": "podkidnoy", "cheating": True}, 2, 10),
+    ({"preset": "perevodnoy", "cheating": True, "deck": 24}, 3, 4),
+    ({"preset": "podkidnoy", "throw_in": "neighbours"}, 5, 1),
+    ({"preset": "podkidnoy", "teams": "2v2", "deck": 24}, 4, 2),
+    ({"preset": "perevodnoy"}, 6, 1),
+]
+
+
+class RecordingLayer:
+    """Stands in for the channel layer: keeps every (group, event) the services send."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    async def group_send(self, group: str, event: dict[str, Any]) -> None:
+        self.sent.append((group, event))
+
+
+@pytest.fixture
+def layer(monkeypatch: pytest.MonkeyPatch) -> Iterator[RecordingLayer]:
+    recording = RecordingLayer()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
+    from games import tasks
+
+    # The test plays the bots itself, one move at a time.
+    monkeypatch.setattr(tasks.bot_move, "delay", lambda *args: None)
+    monkeypatch.setattr(tasks.finalise_game, "delay", lambda *args: None)
+    monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: None)
+    yield recording
+
+
+def _cards_named(message: Any) -> set[str]:
+    """Every card name in the message's strings (keys are field names, never cards)."""
+    text = json.dumps(message, ensure_ascii=False)
+    return {rank + SUIT_LETTER.get(suit, suit) for rank, suit in CARD.findall(text)}
+
+
+def _table_cards(state: State) -> set[str]:
+    return {card_name(card) for card in state.attack} | {card_name(card) for card in state.cover if card >= 0}
+
+
+def _check_game(game: Game, sent: list[tuple[str, dict[str, Any]]]) -> int:
+    """Replay the record alongside the messages (each carries its version) and check each one."""
+    record = load_record({**game.record, "actions": []})
+    states = [record.initial_state()]
+    face_up_history: list[set[str]] = [set()]
+    face_up_card = {card_name(record.stock[-1])} if record.stock else set()
+    for raw in game.record["actions"]:
+        state = states[-1].copy()
+        action = action_from_json(raw)
+        play(state, raw["seat"], action)
+        states.append(state)
+        face_up_history.append(face_up_history[-1] | set(names(action.cards)))
+    deck = set(game.revealed_deck.split())
+    checked = 0
+    for group, event in sent:
+        if not group.startswith(f"game.{game.pk}."):
+            continue
+        payload = event["payload"]
+        seq = min(payload["seq"], len(states) - 1)
+        state = states[seq]
+        seat = payload["seat"]
+        hand = set(names(state.hands[seat])) if seat is not None else set()
+        assert group.endswith(f".seat.{seat}") if seat is not None else group.endswith(".public")
+        visible_now = hand | _table_cards(state) | (face_up_card if state.stock else set())
+        # The view part: only what lies before his eyes now.
+        assert _cards_named(payload["view"]) <= visible_now, (group, payload["view"])
+        if seat is not None:
+            assert payload["view"]["hand"] == names(state.hands[seat])
+        allowed = visible_now | face_up_card | face_up_history[seq]
+        if payload["status"] == GameStatus.FINISHED and payload["result"] is not None:
+            allowed |= deck
+        # Everything but the log; then the log's newest line in words, in both languages (each line is
+        # checked in the first message that carries it, when it is newest; older ones are the same lines).
+        rest = {key: value for key, value in payload.items() if key not in ("view", "log_entries")}
+        leaked = _cards_named(rest) | _cards_named(payload["log_entries"])
+        leaked -= allowed
+        assert not leaked, (group, seq, sorted(leaked))
+        for language in ("en", "ru"):
+            lines = log_lines(payload["log_entries"][-1:], payload["names"], language)
+            leaked = _cards_named(lines) - allowed
+            assert not leaked, (group, seq, language, sorted(leaked))
+        checked += 1
+    return checked
+
+
+def _play_bot_game(rules: dict[str, Any], players: int, number: int) -> Game:
+    owner = person()
+    level = ("easy", "medium")[number % 2]
+    bot_table = table(owner, seats=players, rules=rules, stake=100 if rules.get("cheating") else 0)
+    services.table_fill_bots(table=bot_table, level=level)
+    game = latest_game(bot_table)
+    for _ in range(5000):
+        if game.status == GameStatus.FINISHED:
+            break
+        moved = services.game_bot_move(game_id=game.pk, seq=game.seq)
+        assert moved is not None, "a bot game stalled"
+        game = moved
+    assert game.status == GameStatus.FINISHED
+    services.game_finalise(game_id=game.pk)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_message_to_a_seat_names_a_card_it_could_not_see(layer: RecordingLayer) -> None:
+    games_played = 0
+    messages_checked = 0
+    actions_seen: set[str] = set()
+    for rules, players, count in VARIANTS:
+        for number in range(count):
+            layer.sent.clear()
+            game = _play_bot_game(rules, players, number)
+            messages_checked += _check_game(game, layer.sent)
+            actions_seen |= {raw["type"] for raw in game.record["actions"]}
+            games_played += 1
+    assert games_played >= 50
+    assert messages_checked > games_played * 50
+    # The games did transfer and show trumps, so those paths were checked too.
+    assert {"attack", "cover", "take", "pass", "throw", "transfer"} <= actions_seen
