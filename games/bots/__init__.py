@@ -1,6 +1,20 @@
-"""Bot policies: pure Python, each a function ``(state, seat, rng) -> Action`` that picks one of the
-seat's legal actions. Policies look only at what the seat may know; the random policy looks at
-nothing but its own legal actions."""
+"""Bot policies, by name and by level, for every variant the engine plays.
+
+Two signatures:
+- A bot decides from an ``Observation`` (``games.bots.knowledge``): ``choose(observation, rng) -> Action``.
+  ``BOTS`` maps each name to such a function; it never sees the game's state, so it cannot peek.
+- The engine's harness (``manage.py simulate``, ``games.engine.simulate``) calls a policy as
+  ``(state, seat, rng) -> Action``; ``POLICIES`` holds the same bots behind ``registry_policy``, which builds
+  the seat's observation from the state and remembers the cards seen in that game.
+
+The live service calls a bot with what the seat may know and the game's public history::
+
+    observation = observe(state, seat, seen_in_log(action_log))   # or observation_from_view(view, log, ...)
+    action = BOTS[policy_name].__call__(observation, random.Random(seed))
+
+Levels a player picks at a table (``policy_for_level``): easy (random moves mixed with the heuristic's),
+medium (the heuristic), hard (search, 0.3 s a move), expert (search, 1 s a move).
+"""
 
 from __future__ import annotations
 
@@ -10,12 +24,38 @@ from collections.abc import Callable
 from games.engine.actions import Action
 from games.engine.state import State
 
-from . import random_bot
+from . import heuristic, random_bot
+from .knowledge import Observation, ObservationPolicy, registry_policy
+from .levels import LEVELS, Level, easy_choose
+from .search import SearchBot
+
+__all__ = [
+    "BOTS", "LEVELS", "POLICIES", "Level", "Observation", "ObservationPolicy", "Policy", "SearchBot", "get_policy",
+    "policy_for_level",
+]
 
 Policy = Callable[[State, int, random.Random], Action]
 
+
+def _random(observation: Observation, rng: random.Random) -> Action:
+    """The random bot on an observation: any legal action, accusing only now and then."""
+    return random_bot.choose(observation.filled(), observation.seat, rng)
+
+
+BOTS: dict[str, ObservationPolicy] = {
+    "random": _random,
+    "easy": easy_choose,
+    "heuristic": heuristic.choose,
+    "medium": heuristic.choose,
+    "hard": SearchBot(seconds=LEVELS["hard"].seconds, iterations=LEVELS["hard"].iterations),
+    "expert": SearchBot(seconds=LEVELS["expert"].seconds, iterations=LEVELS["expert"].iterations),
+    "search": SearchBot(seconds=LEVELS["expert"].seconds, iterations=LEVELS["expert"].iterations),
+}
+
 POLICIES: dict[str, Policy] = {
+    # The random bot reads nothing but its own legal actions; it stays the engine's fast compiled function.
     "random": random_bot.choose,
+    **{name: registry_policy(bot) for name, bot in BOTS.items() if name != "random"},
 }
 
 
@@ -24,3 +64,10 @@ def get_policy(name: str) -> Policy:
         return POLICIES[name]
     except KeyError:
         raise ValueError(f"unknown bot {name!r}: choose from {', '.join(sorted(POLICIES))}") from None
+
+
+def policy_for_level(level: str) -> ObservationPolicy:
+    """The bot of a level a player picks at a table: easy, medium, hard or expert."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}: choose from {', '.join(LEVELS)}")
+    return BOTS[level]

@@ -1,0 +1,61 @@
+"""Games between bots that decide from observations, with the whole public history: the loop of the
+bots' tests and of bench/bots.py.
+
+Like the engine's harness, when several seats may act one is drawn at random; unlike it, every seat's bot
+is given the cards seen so far in the game (every card any action laid face up), as a seat at a live
+table remembers them.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from games.engine.actions import Action
+from games.engine.deal import deal
+from games.engine.play import actors, play, play_trusted
+from games.engine.rules import Rules
+from games.engine.state import State
+
+from .knowledge import ObservationPolicy, observe
+
+MAX_ACTIONS = 20_000  # as the engine's harness: a bot that loops forever is stopped and reported
+
+
+@dataclass
+class GameRecord:
+    """How one game went: the final state, every action, and the time each seat spent deciding."""
+
+    state: State
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)  # CPU seconds spent deciding, per seat
+    decisions: list[int] = field(default_factory=list)  # moves decided, per seat
+
+
+def new_state(rules: Rules, players: int, seed: str) -> State:
+    return deal(rules, players, seed=seed, salt=f"{seed}:salt").state()
+
+
+def play_game(
+    state: State, bots: Sequence[ObservationPolicy], rng: random.Random, *, check: bool = True,
+) -> GameRecord:
+    """Play ``state`` to its end in place. With ``check`` every action goes through the engine's validating
+    ``play``, so an illegal move raises ``IllegalAction`` rather than passing unnoticed."""
+    record = GameRecord(state=state, seconds=[0.0] * state.n, decisions=[0] * state.n)
+    seen = 0
+    while not state.finished and len(record.actions) < MAX_ACTIONS:
+        seats = actors(state)
+        seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
+        started = time.process_time()
+        action = bots[seat](observe(state, seat, seen), rng)
+        record.seconds[seat] += time.process_time() - started
+        record.decisions[seat] += 1
+        if check:
+            play(state, seat, action)
+        else:
+            play_trusted(state, seat, action)
+        seen |= action.cards
+        record.actions.append((seat, action))
+    return record

@@ -1,0 +1,294 @@
+"""The heuristic bot: how a sound club player plays, as rules over the cards (the "medium" level, and the
+rollout policy of the search bot).
+
+Cards are valued by rank, every trump above every plain card. The bot leads its cheapest plain cards and
+leads pairs, keeps its trumps, covers each card with the cheapest card that beats it, throws in cards that
+are cheap to lose, takes at once a bout it cannot win instead of spending trumps on it, and takes low cards
+rather than cover them with trumps while the stock is still thick. When the stock is empty it counts cards:
+it knows what each opponent may hold and leads what he cannot beat, sheds cards to go out, and throws in
+everything it can. It transfers when that costs less than covering. At a cheating table it accuses every
+card it can tell was illegal (a cover that does not beat, a throw-in whose rank was not on the table) and
+never cheats itself.
+
+``decide(state, seat, possible)`` is the core: it reads only the public facts of ``state``, the seat's own
+hand and ``possible`` (the cards each seat may hold), so the bot calls it on a state filled from its
+observation, and the search bot's playouts call it on sampled states.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from games.engine.actions import ACCUSE, ATTACK, COVER, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action
+from games.engine.cards import CARDS_OF_RANKS, RANK_MASK, SUIT_MASK, popcount
+from games.engine.play import legal_actions
+from games.engine.state import State
+
+from .knowledge import Observation
+
+TAKE_ACTION: Final = Action(TAKE)
+PASS_ACTION: Final = Action(PASS)
+
+# Below this many cards in the stock the bot stops sparing its trumps: the game is nearly decided and every
+# card left in hand counts against it.
+SPARE_TRUMPS_STOCK: Final = 6
+# A plain card at or above this rank (10, J, Q, K, A: 8..12) is kept rather than thrown in while the stock lasts.
+KEEP_RANK: Final = 8
+# Leading two cards of a rank is worth as much as leading a card this many ranks lower.
+PAIR_BONUS: Final = 3
+# With three or more players, leading what the next player cannot beat can go round for ever: each taker
+# passes the cards on the same way. Past this many bouts (a game takes 10 to 30) the bot leads its cheapest card.
+LONG_GAME_BOUTS: Final = 60
+
+
+def _lowest_bit_card(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def cheapest(cards: int, trumps: int) -> int:
+    """The card of ``cards`` that is cheapest to part with: the lowest plain card, else the lowest trump."""
+    plain = cards & ~trumps
+    return _lowest_bit_card(plain if plain else cards)
+
+
+def card_cost(card: int, trumps: int) -> int:
+    """A card's worth: its rank, every trump above every plain card."""
+    return (card >> 2) + (13 if trumps >> card & 1 else 0)
+
+
+def _rank_groups(cards: int) -> list[int]:
+    groups = []
+    while cards:
+        low = cards & -cards
+        group = cards & RANK_MASK[(low.bit_length() - 1) >> 2]
+        groups.append(group)
+        cards &= ~group
+    return groups
+
+
+def first_cards(cards: int, count: int) -> int:
+    """The ``count`` lowest cards of ``cards``."""
+    chosen = 0
+    while cards and count > 0:
+        low = cards & -cards
+        chosen |= low
+        cards ^= low
+        count -= 1
+    return chosen
+
+
+def cover_plan(state: State, hand: int) -> list[tuple[int, int]] | None:
+    """Which card covers which open attack card, cheaply; None if some card cannot be covered.
+
+    The attack cards with the fewest beaters in hand are served first, each with its cheapest beater."""
+    beaters = state.beaters
+    trumps = SUIT_MASK[state.trump] if state.trump >= 0 else 0
+    open_cards = [attack for attack, covering in zip(state.attack, state.cover) if covering < 0]
+    open_cards.sort(key=lambda attack: popcount(beaters[attack] & hand))
+    used = 0
+    plan = []
+    for attack in open_cards:
+        options = beaters[attack] & hand & ~used
+        if not options:
+            return None
+        card = cheapest(options, trumps)
+        used |= 1 << card
+        plan.append((attack, card))
+    return plan
+
+
+def decide(state: State, seat: int, possible: list[int]) -> Action:
+    """The heuristic's move for ``seat``, who must be one of the seats that may act (not only by accusing).
+
+    Reads the table, the counts, the stock count, the discard, the seat's own hand and ``possible``."""
+    if not state.attack:
+        return _lead(state, seat, possible)
+    if seat == state.defender and not state.taken and state.open:
+        return _defend(state, seat, possible)
+    return _throw_or_pass(state, seat, possible)
+
+
+def _lead(state: State, seat: int, possible: list[int]) -> Action:
+    hand = state.hands[seat]
+    trumps = SUIT_MASK[state.trump] if state.trump >= 0 else 0
+    limit = state.limit
+    if state.bouts > LONG_GAME_BOUTS:
+        return Action(ATTACK, 1 << cheapest(hand, trumps))
+    if not state.stock:
+        return Action(ATTACK, _endgame_lead(state, hand, trumps, limit, possible[state.defender]))
+    plain = hand & ~trumps
+    if not plain:
+        return Action(ATTACK, hand & -hand)
+    best, best_score = 0, 1 << 30
+    for group in _rank_groups(plain):
+        count = min(popcount(group), limit)
+        score = (_lowest_bit_card(group) >> 2) - PAIR_BONUS * (count - 1)
+        if score < best_score:
+            best, best_score = first_cards(group, count), score
+    return Action(ATTACK, best)
+
+
+def _endgame_lead(state: State, hand: int, trumps: int, limit: int, defender_may_hold: int) -> int:
+    """With the stock empty: lead what the defender cannot beat, many cards at once, the cheapest first;
+    keep the high trumps for last."""
+    beaters = state.beaters
+    best, best_score = 0, -(1 << 30)
+    for group in _rank_groups(hand):
+        plain = group & ~trumps
+        # The plain cards of the rank alone, and the whole rank with its trump.
+        for lead in (plain, group) if plain and plain != group else (group,):
+            lead = first_cards(lead, limit)
+            count = popcount(lead)
+            unbeatable = 0
+            cost = 0
+            rest = lead
+            while rest:
+                low = rest & -rest
+                card = low.bit_length() - 1
+                rest ^= low
+                cost += card_cost(card, trumps)
+                if not beaters[card] & defender_may_hold:
+                    unbeatable += 1
+            score = 4 * count + 10 * unbeatable - cost // count
+            if lead == hand:
+                score += 100
+            if score > best_score:
+                best, best_score = lead, score
+    return best
+
+
+def _defend(state: State, seat: int, possible: list[int]) -> Action:
+    hand = state.hands[seat]
+    trumps = SUIT_MASK[state.trump] if state.trump >= 0 else 0
+    plan = cover_plan(state, hand)
+    rules = state.rules
+    if rules.transfer and not state.covered:
+        transfer = _transfer(state, seat, hand, trumps, plan)
+        if transfer is not None:
+            return transfer
+    if plan is None:
+        return TAKE_ACTION
+    if state.stock and len(state.stock) > SPARE_TRUMPS_STOCK and _cheaper_to_take(state, plan, trumps):
+        return TAKE_ACTION
+    # Serve the costliest cover first: if the bout goes wrong later, the cheap cards were not spent.
+    attack, card = max(plan, key=lambda pair: card_cost(pair[1], trumps))
+    return Action(COVER, 1 << card, attack)
+
+
+def _cheaper_to_take(state: State, plan: list[tuple[int, int]], trumps: int) -> bool:
+    """While the stock is thick, low plain cards are not worth a trump: taking them costs a turn, but a trump
+    spent now is missing in the endgame."""
+    trump_covers = [card for attack, card in plan if trumps >> card & 1 and not trumps >> attack & 1]
+    if not trump_covers:
+        return False
+    table = len(state.attack) + sum(1 for covering in state.cover if covering >= 0)
+    worst_trump = max(card >> 2 for card in trump_covers)
+    low_attacks = all((attack >> 2) < KEEP_RANK for attack in state.attack)
+    return low_attacks and table <= 2 and (worst_trump >= KEEP_RANK or len(trump_covers) > 1)
+
+
+def _transfer(
+    state: State, seat: int, hand: int, trumps: int, plan: list[tuple[int, int]] | None,
+) -> Action | None:
+    """A transfer when it pays: showing a trump costs nothing; laying plain cards of the rank costs less than
+    covering with trumps or taking."""
+    rank_cards = hand & RANK_MASK[state.attack[0] >> 2]
+    if not rank_cards:
+        return None
+    options = [action for action in legal_actions(state, seat) if action.kind in (TRANSFER, SHOW_TRUMP)]
+    if not options:
+        return None
+    for action in options:
+        if action.kind == SHOW_TRUMP:
+            return action
+    plan_uses_trumps = plan is None or any(trumps >> card & 1 for _attack, card in plan)
+    best: Action | None = None
+    for action in options:
+        cards = action.cards
+        if cards & trumps and state.stock:
+            continue  # a trump laid to transfer is a trump lost
+        if best is None or popcount(cards) > popcount(best.cards):
+            best = action
+    if best is None:
+        return None
+    if plan_uses_trumps or (state.attack[0] >> 2) < KEEP_RANK or not state.stock:
+        return best
+    return None
+
+
+def _throw_or_pass(state: State, seat: int, possible: list[int]) -> Action:
+    hand = state.hands[seat]
+    trumps = SUIT_MASK[state.trump] if state.trump >= 0 else 0
+    matching = hand & CARDS_OF_RANKS[state.table_ranks]
+    room = state.limit - len(state.attack)
+    can_pass = state.taken or not state.open
+    if room > 0 and matching:
+        if state.stock:
+            # Cheap plain cards only; against a taker a little higher, since he takes them anyway.
+            keep = KEEP_RANK + (2 if state.taken else 0)
+            give = matching & ~trumps & ~_ranks_from(keep)
+        else:
+            give = matching & ~trumps
+            if popcount(give) < popcount(hand) and popcount(matching) == popcount(hand) and popcount(hand) <= room:
+                give = matching  # every card I hold can go: out of the game
+        if give:
+            return Action(THROW, first_cards(give, room))
+        if not can_pass:
+            # Asked to act with cards still open: the only moves are throw-ins, so the cheapest one.
+            return Action(THROW, 1 << cheapest(matching, trumps))
+    return PASS_ACTION
+
+
+def _ranks_from(rank: int) -> int:
+    mask = 0
+    for high in range(rank, 13):
+        mask |= RANK_MASK[high]
+    return mask
+
+
+def honest(state: State, action: Action) -> bool:
+    """Whether an action breaks no rule a cheating table relaxes (a cover that beats, a throw-in of a rank
+    on the table). Accusations are judged separately."""
+    if action.kind == COVER:
+        return bool(state.beaters[action.target] >> action.card & 1)
+    if action.kind == THROW:
+        return not action.cards & ~CARDS_OF_RANKS[state.table_ranks]
+    return True
+
+
+def caught_cards(state: State, seat: int) -> int:
+    """The cards on the table that ``seat`` can tell were illegal when played and may accuse."""
+    cards = 0
+    for index, attack in enumerate(state.attack):
+        if not state.attack_ok[index] and state.attack_by[index] != seat:
+            cards |= 1 << attack
+        covering = state.cover[index]
+        if covering >= 0 and not state.cover_ok[index] and state.defender != seat:
+            cards |= 1 << covering
+    return cards
+
+
+def choose(observation: Observation, rng: random.Random) -> Action:
+    legal = observation.legal
+    if len(legal) == 1:
+        return legal[0]
+    state = observation.filled()
+    seat = observation.seat
+    if state.rules.cheating:
+        caught = caught_cards(state, seat)
+        if caught:
+            return Action(ACCUSE, caught & -caught)
+        if not any(action.kind != ACCUSE and honest(state, action) for action in legal):
+            return least_harm(legal)
+    possible = [observation.possible(other) for other in range(observation.players)]
+    return decide(state, seat, possible)
+
+
+def least_harm(legal: tuple[Action, ...] | list[Action]) -> Action:
+    """A move for a seat made to act at a cheating table with no honest move: an accusation (a false one
+    costs a fine but breaks no rule), or, if it cannot even accuse, its first listed move."""
+    for action in legal:
+        if action.kind == ACCUSE:
+            return action
+    return legal[0]

@@ -1,0 +1,365 @@
+"""What one seat may know of a game, and nothing more: the observation every bot decides from.
+
+A seat sees its own hand, the table, everyone's card counts, the stock count, the trump and the face-up
+trump card while it lies under the stock. It also remembers the public history of the game, and that
+history has a simple shape: every card that has ever lain face up (played, shown to transfer, the face-up
+stock card) has had a publicly known place ever since. From the table it went to the discard, into the
+hand of the player who took it, or back to its player when he was caught cheating; from a hand it can
+leave only by being played again. So the history a seat needs is one set of cards, ``seen``: the cards
+that have been face up. The known cards in an opponent's hand are his cards among them, the discard is
+the cards that were beaten, and every other card not in the seat's own hand is *unseen*: it lies in some
+opponent's hand or in the stock, and the seat cannot tell which.
+
+``Observation`` holds exactly that, and the bots' ``choose(observation, rng)`` sees nothing else: it has
+no reference to the game's state, so a bot cannot peek. ``Observation.sample`` deals the unseen cards at
+random into the places they could be (known cards stay where they are, counts are respected) and
+returns a playable engine ``State`` for searching; ``Observation.filled`` does the same deterministically.
+
+How to build an observation:
+
+- From the engine's state and the action log (the live service has both)::
+
+      observation = observe(state, seat, seen_in_log(log))
+
+  ``log`` is the game's action log as ``(seat, Action)`` pairs or as DESIGN.md's JSON actions.
+- From a seat's view and the action log alone, without the full state::
+
+      observation = observation_from_view(seat_view(state, seat), log_json, face_up="7H")
+
+  This replays the log on a ``PublicGame``, a copy of the game in which every card that has not been
+  seen is a stand-in, so it cannot leak a hidden card by construction. ``face_up`` is the card that lay
+  face up under the stock at the deal (public from the start; the view stops showing it once drawn).
+- With only the state at hand and no log (``manage.py simulate`` calls a policy as
+  ``(state, seat, rng)``): ``registry_policy`` remembers, per game, the cards seen at the earlier turns of
+  any bot seat (``Memory``). A caller that plays one ``State`` object in place, as ``simulate`` does, gets
+  nearly the whole history; a card that was seen and taken between two such calls is treated as unseen,
+  which makes the bot know less than it could, never more.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from games.engine.actions import ATTACK, COVER, SHOW_TRUMP, THROW, TRANSFER, Action, action_from_json
+from games.engine.cards import cards_in, deck_mask, parse_card, parse_suit, popcount
+from games.engine.errors import IllegalAction
+from games.engine.play import legal_actions, new_game, play
+from games.engine.rules import Rules
+from games.engine.state import State
+
+ObservationPolicy = Callable[["Observation", random.Random], Action]
+EnginePolicy = Callable[[State, int, random.Random], Action]
+
+# Every data attribute of the engine's State, read from the class so that a field the engine adds later is
+# compared too (the compiled class has no __slots__ to read).
+STATE_FIELDS: tuple[str, ...] = tuple(
+    name for name in dir(State) if not name.startswith("_") and not callable(getattr(State, name))
+)
+# The only fields of a state that hold hidden cards; an observation's ``public`` state blanks them.
+HIDDEN_FIELDS = ("hands", "stock")
+
+
+class Observation:
+    """Everything seat ``seat`` may know now.
+
+    ``public`` is the game's state with every hidden card removed: the other seats' hands hold only their
+    known cards and the stock is empty (``stock_count`` says how many cards it holds). It carries the
+    table, whose bout it is, who passed or showed a trump, the discard and who is out, and it is not meant
+    to be played on: ``sample`` and ``filled`` return states that are."""
+
+    __slots__ = ("seat", "rules", "players", "trump", "face_up", "hand", "counts", "known", "discard",
+                 "unseen", "stock_count", "legal", "public")
+
+    def __init__(
+        self, seat: int, public: State, counts: tuple[int, ...], stock_count: int, seen: int,
+        legal: tuple[Action, ...], in_play: int,
+    ) -> None:
+        self.seat = seat
+        self.rules = public.rules
+        self.players = public.n
+        self.trump = public.trump
+        self.public = public
+        self.hand = public.hands[seat]
+        self.counts = counts
+        self.stock_count = stock_count
+        self.known = tuple(hand & seen for hand in public.hands)
+        self.discard = public.discard
+        # The face-up trump card is public while it lies at the bottom of the stock.
+        self.face_up = public.trump_card if stock_count and public.trump_card >= 0 else -1
+        placed = self.hand | public.discard | public.table_mask()
+        for other, known in enumerate(self.known):
+            if other != seat:
+                placed |= known
+        if self.face_up >= 0:
+            placed |= 1 << self.face_up
+        self.unseen = in_play & ~placed
+        self.legal = legal
+        expected = sum(count - popcount(known) for other, (count, known) in enumerate(zip(counts, self.known))
+                       if other != seat) + stock_count - (1 if self.face_up >= 0 else 0)
+        if popcount(self.unseen) != expected:
+            raise ValueError(f"inconsistent observation: {popcount(self.unseen)} unseen cards for {expected} places")
+
+    def key(self) -> tuple[Any, ...]:
+        """Every fact of the observation as plain values, for comparing two observations."""
+        public = tuple(_plain(getattr(self.public, name)) for name in STATE_FIELDS if name not in HIDDEN_FIELDS)
+        legal = tuple(sorted((action.kind, action.cards, action.target) for action in self.legal))
+        return (self.seat, self.hand, self.counts, self.known, self.discard, self.unseen, self.stock_count,
+                self.face_up, legal, public)
+
+    def others(self) -> list[int]:
+        return [seat for seat in range(self.players) if seat != self.seat]
+
+    def possible(self, seat: int) -> int:
+        """The cards ``seat`` may hold: his known cards, and any unseen card if he holds unknown ones."""
+        if seat == self.seat:
+            return self.hand
+        known = self.known[seat]
+        return known | self.unseen if self.counts[seat] > popcount(known) else known
+
+    def sample(self, rng: random.Random) -> State:
+        """A playable state consistent with this observation: the unseen cards dealt at random into the
+        other hands (up to their counts) and the stock (above the face-up card, which stays at its bottom)."""
+        pool = list(cards_in(self.unseen))
+        rng.shuffle(pool)
+        return self._deal(pool)
+
+    def filled(self) -> State:
+        """A playable state consistent with this observation, the unseen cards dealt in a fixed order. For
+        bots that read only public facts of a state: what lands in the other hands means nothing."""
+        return self._deal(list(cards_in(self.unseen)))
+
+    def _deal(self, pool: list[int]) -> State:
+        state = self.public.copy()
+        hands = state.hands
+        start = 0
+        for seat in range(self.players):
+            if seat == self.seat:
+                continue
+            need = self.counts[seat] - popcount(hands[seat])
+            hand = hands[seat]
+            for card in pool[start:start + need]:
+                hand |= 1 << card
+            hands[seat] = hand
+            start += need
+        stock = pool[start:]
+        if self.face_up >= 0:
+            stock.insert(0, self.face_up)  # the stock's top is its last card; the face-up card is drawn last
+        state.stock = stock
+        return state
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, list):
+        return tuple(_plain(item) for item in value)
+    if isinstance(value, dict):
+        return tuple(sorted((key, _plain(item)) for key, item in value.items()))
+    if isinstance(value, Rules):
+        return tuple(sorted(value.to_dict().items()))
+    return value
+
+
+def observe(state: State, seat: int, seen: int) -> Observation:
+    """What ``seat`` may know of ``state``, given ``seen``, the cards that have been face up so far (see
+    ``seen_in_log``). The table, the discard and the face-up card count as seen whatever ``seen`` says."""
+    seen |= state.discard | state.table_mask() | shown_cards(state)
+    if state.trump_card >= 0:
+        seen |= 1 << state.trump_card
+    public = state.copy()
+    public.hands = [hand if other == seat else hand & seen for other, hand in enumerate(state.hands)]
+    public.stock = []
+    counts = tuple(popcount(hand) for hand in state.hands)
+    # The whole deck in a game dealt by the engine; a record that starts mid-game leaves some cards out of
+    # play, and says so publicly.
+    in_play = state.discard | state.table_mask()
+    for hand in state.hands:
+        in_play |= hand
+    for card in state.stock:
+        in_play |= 1 << card
+    return Observation(seat, public, counts, len(state.stock), seen, tuple(legal_actions(state, seat)), in_play)
+
+
+def shown_cards(state: State) -> int:
+    """The trumps shown to transfer in the current bout (each shower showed the trump of the attacked rank)."""
+    if not state.shown or not state.attack or state.trump < 0:
+        return 0
+    # Only the trump of the attacked rank can be shown, and all attack cards share one rank until a cover.
+    return 1 << ((state.attack[0] >> 2) * 4 + state.trump)
+
+
+LogEntry = tuple[int, Action] | Mapping[str, Any]
+
+
+def parse_log(log: Iterable[LogEntry]) -> list[tuple[int, Action]]:
+    """An action log as ``(seat, Action)`` pairs; entries may be pairs or DESIGN.md's JSON actions."""
+    parsed: list[tuple[int, Action]] = []
+    for entry in log:
+        if isinstance(entry, tuple):
+            parsed.append(entry)
+        else:
+            parsed.append((int(entry["seat"]), action_from_json(entry)))
+    return parsed
+
+
+def seen_in_log(log: Iterable[LogEntry]) -> int:
+    """The cards that the actions of a log laid face up or showed: every card a log names was seen."""
+    seen = 0
+    for _seat, action in parse_log(log):
+        seen |= action.cards
+    return seen
+
+
+class Memory:
+    """The cards seen in one game, gathered from successive looks at its state (for callers without a log).
+
+    Each look adds the table, the discard, the face-up card and the shown trumps. A look at a state that
+    cannot follow the previous one (a card seen before is back in the stock, fewer discarded cards)
+    starts the memory afresh."""
+
+    __slots__ = ("seen", "discard_count", "stock_count")
+
+    def __init__(self) -> None:
+        self.seen = 0
+        self.discard_count = 0
+        self.stock_count = 1 << 30
+
+    def update(self, state: State) -> int:
+        if state.discard_count < self.discard_count or len(state.stock) > self.stock_count:
+            self.seen = 0
+        self.discard_count = state.discard_count
+        self.stock_count = len(state.stock)
+        seen = self.seen | state.discard | state.table_mask() | shown_cards(state)
+        if state.trump_card >= 0:
+            seen |= 1 << state.trump_card
+        self.seen = seen
+        return seen
+
+
+# One memory per game being played through registry policies, keyed by the state object's id. The entry
+# keeps the state alive, so its id cannot be reused by another object while the entry exists.
+_MEMORIES: dict[int, tuple[State, Memory]] = {}
+_MEMORY_LIMIT = 256
+
+
+def memory_for(state: State) -> Memory:
+    entry = _MEMORIES.get(id(state))
+    if entry is not None and entry[0] is state:
+        return entry[1]
+    if len(_MEMORIES) >= _MEMORY_LIMIT:
+        # Forget the oldest games (dicts keep insertion order); a game still running merely restarts its memory.
+        for key in list(_MEMORIES)[: _MEMORY_LIMIT // 2]:
+            del _MEMORIES[key]
+    memory = Memory()
+    _MEMORIES[id(state)] = (state, memory)
+    return memory
+
+
+def registry_policy(choose: ObservationPolicy) -> EnginePolicy:
+    """The engine's policy signature ``(state, seat, rng) -> Action`` for a bot that decides from an
+    ``Observation``: the state is used only to build the seat's observation."""
+
+    def policy(state: State, seat: int, rng: random.Random) -> Action:
+        if state.finished:
+            raise IllegalAction("the game is over")
+        return choose(observe(state, seat, memory_for(state).update(state)), rng)
+
+    policy.__name__ = getattr(choose, "__name__", "policy")
+    return policy
+
+
+class PublicGame:
+    """A game replayed from its public course only: the rules, the public facts of the deal and the action
+    log. Hands and stock hold stand-in cards for every card that has not been seen; a card a player lays
+    down is first swapped into his hand from wherever its stand-in lies (another hand or the stock, never
+    a seen card), so every seen card is where it really is and every count is right, while nothing about
+    an unseen card is known. The engine itself plays the replay, so draws, bouts, transfers, accusations
+    and who goes out follow the rules exactly."""
+
+    def __init__(
+        self, rules: Rules, players: int, *, trump: int, face_up: int | None, first_attacker: int,
+        teams: tuple[tuple[int, ...], tuple[int, ...]] | None = None, stake: int = 0,
+    ) -> None:
+        deck = list(cards_in(deck_mask(rules.deck)))
+        if face_up is not None:
+            deck.remove(face_up)
+        dealt = 6 * players
+        hands = [0] * players
+        for index, card in enumerate(deck[:dealt]):
+            hands[index % players] |= 1 << card
+        stock = deck[dealt:]
+        if face_up is not None:
+            stock.append(face_up)  # a record lists the stock top first, the face-up card last
+        self.state = new_game(rules, hands, stock, trump=trump, first_attacker=first_attacker, teams=teams, stake=stake)
+        self.seen = 1 << face_up if face_up is not None else 0
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Replay one action of the log; IllegalAction if the log cannot be a game of these rules."""
+        if action.kind in (ATTACK, COVER, THROW, TRANSFER, SHOW_TRUMP):
+            self._bring(seat, action.cards)
+        play(self.state, seat, action)
+        self.seen |= action.cards
+
+    def _bring(self, seat: int, cards: int) -> None:
+        """Put ``cards`` into ``seat``'s stand-in hand, each swapped for one of his unseen stand-ins."""
+        state = self.state
+        hands = state.hands
+        for card in cards_in(cards & ~hands[seat]):
+            if self.seen >> card & 1:
+                raise IllegalAction(f"seat {seat} cannot hold a card already seen elsewhere")
+            spare = hands[seat] & ~self.seen & ~cards
+            if not spare:
+                raise IllegalAction(f"seat {seat} holds no card that could be this one")
+            stand_in = (spare & -spare).bit_length() - 1
+            for other in range(state.n):
+                if hands[other] >> card & 1:
+                    hands[other] = hands[other] & ~(1 << card) | 1 << stand_in
+                    break
+            else:
+                if card not in state.stock:
+                    raise IllegalAction(f"seat {seat} cannot hold a card that is out of play")
+                state.stock[state.stock.index(card)] = stand_in
+            hands[seat] = hands[seat] & ~(1 << stand_in) | 1 << card
+
+    def observation(self, seat: int, hand: int) -> Observation:
+        """The observation of ``seat``, who holds ``hand``: his stand-ins are swapped for his real cards."""
+        if popcount(hand) != popcount(self.state.hands[seat]):
+            raise ValueError(f"seat {seat} holds {popcount(self.state.hands[seat])} cards, not {popcount(hand)}")
+        saved = self.state
+        self.state = saved.copy()
+        try:
+            self._bring(seat, hand)
+            return observe(self.state, seat, self.seen)
+        finally:
+            self.state = saved
+
+
+def observation_from_view(
+    view: Mapping[str, Any], log: Sequence[LogEntry], *, face_up: str | None = None, stake: int = 0,
+) -> Observation:
+    """The observation of the seat whose ``seat_view`` this is, from the view and the game's action log.
+
+    ``face_up`` is the card that lay face up under the stock at the deal; it may be left out while the
+    view still shows it. The first action of the log names the first attacker (or, before any action,
+    the view's attacker)."""
+    rules = Rules.from_dict(view["rules"])
+    actions = parse_log(log)
+    if face_up is None:
+        face_up = view.get("trump_card")
+    players = int(view["players"])
+    if face_up is None and rules.deck > 6 * players:
+        raise ValueError("the face-up card of the deal is needed once the view no longer shows it")
+    trump = parse_suit(view["trump"])
+    teams = view.get("teams")
+    game = PublicGame(
+        rules, players, trump=trump,
+        face_up=parse_card(face_up) if face_up is not None else None,
+        first_attacker=actions[0][0] if actions else int(view["attacker"]),
+        teams=(tuple(teams[0]), tuple(teams[1])) if teams else None, stake=stake,
+    )
+    for seat, action in actions:
+        game.apply(seat, action)
+    hand = 0
+    for name in view["hand"]:
+        hand |= 1 << parse_card(name)
+    return game.observation(int(view["seat"]), hand)

@@ -1,0 +1,47 @@
+"""The levels a player picks for a bot at a table, and the easy level's bot.
+
+easy: the heuristic's move most of the time, a random honest move otherwise; medium: the heuristic;
+hard and expert: the search bot with a time budget of 0.3 s and 1 s a move (CPU time) and an iteration cap.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Final
+
+from games.engine.actions import ACCUSE, Action
+
+from . import heuristic
+from .knowledge import Observation
+
+# How often the easy bot plays a random honest move instead of the heuristic's.
+EASY_RANDOM_SHARE: Final = 0.4
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    bot: str              # heuristic, search or easy
+    seconds: float = 0.0  # search: CPU seconds a move at most
+    iterations: int = 0   # search: iterations a move at most
+
+
+LEVELS: Final[dict[str, Level]] = {
+    "easy": Level("easy", "easy"),
+    "medium": Level("medium", "heuristic"),
+    "hard": Level("hard", "search", seconds=0.3, iterations=4_000),
+    "expert": Level("expert", "search", seconds=1.0, iterations=20_000),
+}
+
+
+def easy_choose(observation: Observation, rng: random.Random) -> Action:
+    """A beginner: plays like the heuristic but often picks any honest move at random. It never cheats and
+    accuses only cards it can tell were illegal, like the heuristic."""
+    if rng.random() < EASY_RANDOM_SHARE:
+        state = observation.filled()
+        moves = [action for action in observation.legal
+                 if action.kind != ACCUSE and heuristic.honest(state, action)]
+        if moves and not heuristic.caught_cards(state, observation.seat):
+            return moves[int(rng.random() * len(moves))]
+    return heuristic.choose(observation, rng)

@@ -1,0 +1,291 @@
+"""The search bot: Information Set Monte Carlo Tree Search over deals consistent with what the seat knows.
+
+Each iteration deals the unseen cards at random into the places they could be (``Observation.sample``),
+walks one tree shared by all deals from the bot's decision (single-observer ISMCTS, Cowling, Powley and
+Whitehouse 2012: a child is chosen by UCB1 among the moves legal in this deal, counting how often it was
+available), adds one node, plays the game out with the heuristic bot for every seat, and credits each move
+on the path with the reward of the seat that made it. Rewards are by place: 1 for the first out down to 0
+for the durak, shared places averaged; in team games 1 for the winning team, 0 for the losers, 1/2 a draw.
+
+When several seats may act the tree draws one at random, as the engine's harness does. Moves in the tree
+are a reduced, honest set (single cards and whole ranks; each open card covered by its cheapest plain or
+cheapest trump beater). A search stops at its CPU-time budget or its iteration cap, whichever comes first;
+with a fixed seed and a cap that binds first it is reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Final
+
+from games.engine.actions import ACCUSE, ATTACK, COVER, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action
+from games.engine.cards import CARDS_OF_RANKS, RANK_MASK, SUIT_MASK, popcount
+from games.engine.play import actors, legal_actions, play_trusted, throwers
+from games.engine.state import State
+
+from . import heuristic
+from .knowledge import Observation
+
+EXPLORATION: Final = 0.7
+# Players can pass cards round for ever (each leads what the next cannot beat); a playout this many actions a
+# player long is stopped and scored as it stands. Real games take about 30 to 60 actions a player.
+PLAYOUT_ACTIONS_PER_PLAYER: Final = 150
+TAKE_ACTION: Final = Action(TAKE)
+PASS_ACTION: Final = Action(PASS)
+
+
+class Node:
+    __slots__ = ("children", "visits", "reward", "available")
+
+    def __init__(self) -> None:
+        self.children: dict[tuple[int, int, int, int], Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+
+
+def honest_actors(state: State) -> list[int]:
+    """The seats that have an honest move now (at a cheating table the engine also counts seats whose only
+    moves are accusations or illegal cards; in the search nobody cheats, so nobody needs to accuse)."""
+    if not state.rules.cheating:
+        return actors(state)
+    if state.finished:
+        return []
+    if not state.attack:
+        return [state.attacker]
+    seats = []
+    if not state.taken and state.open:
+        seats.append(state.defender)
+    mask = throwers(state) & ~state.passed
+    if mask:
+        can_pass = state.taken or not state.open
+        room = state.limit - len(state.attack)
+        wanted = CARDS_OF_RANKS[state.table_ranks]
+        for seat in range(state.n):
+            if mask >> seat & 1 and (can_pass or room > 0 and state.hands[seat] & wanted):
+                seats.append(seat)
+    return seats
+
+
+def candidate_actions(state: State, seat: int) -> list[Action]:
+    """A reduced set of ``seat``'s honest legal moves for the tree: single cards and whole ranks for a lead,
+    single cards for a throw-in, the cheapest plain and the cheapest trump cover of each open card, taking,
+    passing, and transfers with one card, all cards of the rank, or a shown trump."""
+    hand = state.hands[seat]
+    trumps = SUIT_MASK[state.trump] if state.trump >= 0 else 0
+    actions: list[Action] = []
+    if not state.attack:
+        limit = state.limit
+        rest = hand
+        while rest:
+            low = rest & -rest
+            group = hand & RANK_MASK[(low.bit_length() - 1) >> 2]
+            rest &= ~group
+            cards = group
+            while cards:
+                single = cards & -cards
+                actions.append(Action(ATTACK, single))
+                cards ^= single
+            if popcount(group) > 1 and limit > 1:
+                plain = group & ~trumps
+                if popcount(plain) > 1 and plain != group:
+                    actions.append(Action(ATTACK, heuristic.first_cards(plain, limit)))
+                actions.append(Action(ATTACK, heuristic.first_cards(group, limit)))
+        return actions
+    if seat == state.defender:
+        if state.taken or not state.open:
+            return actions
+        beaters = state.beaters
+        for attack, covering in zip(state.attack, state.cover):
+            if covering >= 0:
+                continue
+            options = beaters[attack] & hand
+            plain = options & ~trumps
+            if plain:
+                actions.append(Action(COVER, plain & -plain, attack))
+            trump_options = options & trumps
+            if trump_options:
+                actions.append(Action(COVER, trump_options & -trump_options, attack))
+        actions.append(TAKE_ACTION)
+        if state.rules.transfer and not state.covered and hand & RANK_MASK[state.attack[0] >> 2]:
+            for action in legal_actions(state, seat):
+                kind = action.kind
+                if kind == SHOW_TRUMP or kind == TRANSFER and (
+                        not action.cards & (action.cards - 1) or action.cards == hand & RANK_MASK[state.attack[0] >> 2]):
+                    actions.append(action)
+        return actions
+    if not throwers(state) >> seat & 1 or state.passed >> seat & 1:
+        return actions
+    room = state.limit - len(state.attack)
+    if room > 0:
+        matching = hand & CARDS_OF_RANKS[state.table_ranks]
+        while matching:
+            single = matching & -matching
+            actions.append(Action(THROW, single))
+            matching ^= single
+    if state.taken or not state.open:
+        actions.append(PASS_ACTION)
+    return actions
+
+
+def rewards(state: State) -> list[float]:
+    """Each seat's reward for a game: by place, 1 for the first out down to 0 for the durak, places shared by
+    players who went out in the same bout averaged; in teams by the team's result. A playout stopped before
+    the end (players can pass cards round for ever) ranks the players still in by their card counts."""
+    n = state.n
+    result = state.result
+    if state.team_of is not None:
+        if result is None:
+            return _team_rewards_by_cards(state)
+        if result["outcome"] == "draw":
+            return [0.5] * n
+        losers = result["losing_team"] or []
+        return [0.0 if seat in losers else 1.0 for seat in range(n)]
+    groups: list[list[int]] = []
+    out, out_bouts = state.out, state.out_bouts
+    for index, seat in enumerate(out):
+        if index and out_bouts[index] == out_bouts[index - 1]:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    if result is None:
+        holding = sorted((popcount(state.hands[seat]), seat) for seat in range(n) if not state.out_mask >> seat & 1)
+        for index, (count, seat) in enumerate(holding):
+            if index and count == holding[index - 1][0]:
+                groups[-1].append(seat)
+            else:
+                groups.append([seat])
+    values = [0.0] * n  # the durak keeps 0
+    position = 0
+    for group in groups:
+        average_place = position + (len(group) - 1) / 2
+        for seat in group:
+            values[seat] = 1.0 - average_place / (n - 1)
+        position += len(group)
+    return values
+
+
+def _team_rewards_by_cards(state: State) -> list[float]:
+    assert state.team_of is not None
+    held = [0, 0]
+    for seat in range(state.n):
+        held[state.team_of[seat]] += popcount(state.hands[seat])
+    if held[0] == held[1]:
+        return [0.5] * state.n
+    better = 0 if held[0] < held[1] else 1
+    return [1.0 if state.team_of[seat] == better else 0.0 for seat in range(state.n)]
+
+
+def playout(state: State, rng: random.Random, epsilon: float) -> None:
+    """Play ``state`` to its end in place: every seat plays the heuristic with full sight of this deal,
+    and now and then (``epsilon``) a random move from the tree's move set instead."""
+    hands = state.hands
+    steps = 0
+    most = PLAYOUT_ACTIONS_PER_PLAYER * state.n
+    while not state.finished and steps < most:
+        seats = honest_actors(state)
+        seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
+        if epsilon and rng.random() < epsilon:
+            moves = candidate_actions(state, seat)
+            action = moves[int(rng.random() * len(moves))]
+        else:
+            action = heuristic.decide(state, seat, hands)
+        play_trusted(state, seat, action)
+        steps += 1
+
+
+class SearchBot:
+    """``SearchBot(seconds, iterations)(observation, rng)``: the move ISMCTS finds best within the budget."""
+
+    def __init__(self, seconds: float, iterations: int, exploration: float = EXPLORATION, epsilon: float = 0.0) -> None:
+        self.seconds = seconds
+        self.iterations = iterations
+        self.exploration = exploration
+        self.epsilon = epsilon
+        self.__name__ = f"search({seconds:g} s, {iterations} iterations)"
+        self.last_iterations = 0
+
+    def __call__(self, observation: Observation, rng: random.Random) -> Action:
+        legal = observation.legal
+        if len(legal) == 1:
+            return legal[0]
+        state = observation.filled()
+        seat = observation.seat
+        if state.rules.cheating:
+            caught = heuristic.caught_cards(state, seat)
+            if caught:
+                return Action(ACCUSE, caught & -caught)
+            if not any(action.kind != ACCUSE and heuristic.honest(state, action) for action in legal):
+                return heuristic.least_harm(legal)
+        moves = candidate_actions(state, seat)
+        if len(moves) == 1:
+            return moves[0]
+        search_rng = random.Random(rng.getrandbits(64))
+        root = self.search(observation, moves, search_rng)
+        best = max(moves, key=lambda move: _visits(root, seat, move))
+        return best
+
+    def search(self, observation: Observation, moves: list[Action], rng: random.Random) -> Node:
+        root = Node()
+        seat = observation.seat
+        deadline = time.process_time() + self.seconds
+        iteration = 0
+        while iteration < self.iterations:
+            if iteration & 15 == 0 and time.process_time() >= deadline and iteration:
+                break
+            self._iterate(root, observation.sample(rng), seat, rng)
+            iteration += 1
+        self.last_iterations = iteration
+        return root
+
+    def _iterate(self, root: Node, state: State, seat: int, rng: random.Random) -> None:
+        path: list[tuple[Node, int]] = []
+        node = root
+        actor = seat
+        exploration = self.exploration
+        while not state.finished:
+            if path:
+                seats = honest_actors(state)
+                actor = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
+            moves = candidate_actions(state, actor)
+            children = node.children
+            untried: list[tuple[tuple[int, int, int, int], Action]] = []
+            available: list[tuple[Node, Action]] = []
+            for move in moves:
+                key = (actor, move.kind, move.cards, move.target)
+                child = children.get(key)
+                if child is None:
+                    untried.append((key, move))
+                else:
+                    child.available += 1
+                    available.append((child, move))
+            if untried:
+                key, move = untried[int(rng.random() * len(untried))]
+                child = Node()
+                child.available = 1
+                children[key] = child
+                play_trusted(state, actor, move)
+                path.append((child, actor))
+                break
+            best_score = -1.0
+            best_child = available[0][0]
+            best_move = available[0][1]
+            for child, move in available:
+                score = child.reward / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
+                if score > best_score:
+                    best_score, best_child, best_move = score, child, move
+            play_trusted(state, actor, best_move)
+            path.append((best_child, actor))
+            node = best_child
+        playout(state, rng, self.epsilon)
+        values = rewards(state)
+        for child, mover in path:
+            child.visits += 1
+            child.reward += values[mover]
+
+
+def _visits(root: Node, seat: int, move: Action) -> int:
+    child = root.children.get((seat, move.kind, move.cards, move.target))
+    return child.visits if child is not None else -1

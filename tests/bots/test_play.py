@@ -1,0 +1,112 @@
+"""Every bot and every level plays complete games of every variant with legal moves only; at cheating tables
+the bots accuse every card they can tell was illegal and never cheat themselves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.bots import BOTS, LEVELS, POLICIES, get_policy, policy_for_level
+from games.bots.arena import play_game
+from games.bots.heuristic import caught_cards, honest
+from games.bots.knowledge import ObservationPolicy, observe, seen_in_log
+from games.bots.search import SearchBot, candidate_actions, honest_actors
+from games.engine import Action, Rules, actors, legal_actions, play
+from games.engine.actions import ACCUSE
+from games.engine.simulate import simulate
+from tests.bots.variants import VARIANTS, new_state, variant_id
+
+# A search with a small cap, so that a test plays whole games with it quickly.
+SMALL_SEARCH = SearchBot(seconds=60.0, iterations=12)
+
+
+def bots_under_test() -> dict[str, ObservationPolicy]:
+    return {"random": BOTS["random"], "easy": BOTS["easy"], "heuristic": BOTS["heuristic"], "search": SMALL_SEARCH}
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
+@pytest.mark.parametrize("name", ["random", "easy", "heuristic", "search"])
+def test_bot_plays_complete_games_with_legal_moves(name: str, variant: tuple[Rules, int]) -> None:
+    """The bot under test sits at seat 0 (and every other seat for the fast bots; with the search, the
+    others play the heuristic); arena.play_game applies each move with the engine's validating play()."""
+    rules, players = variant
+    bot = bots_under_test()[name]
+    others = bot if name != "search" else BOTS["heuristic"]
+    state = new_state(rules, players, f"play-{name}-{variant_id(variant)}")
+    record = play_game(state, [bot] + [others] * (players - 1), random.Random(7))
+    assert state.finished
+    assert record.decisions[0] > 0
+
+
+@pytest.mark.parametrize("variant", [variant for variant in VARIANTS if variant[0].cheating], ids=variant_id)
+@pytest.mark.parametrize("name", ["easy", "heuristic", "search"])
+def test_bots_catch_every_illegal_card_and_never_cheat(name: str, variant: tuple[Rules, int]) -> None:
+    rules, players = variant
+    bot = bots_under_test()[name]
+    checked = caught = 0
+    for game in range(3):
+        state = new_state(rules, players, f"cheat-{name}-{game}")
+        rng = random.Random(game)
+        log: list[tuple[int, Action]] = []
+        while not state.finished:
+            seats = actors(state)
+            seat = seats[int(rng.random() * len(seats))]
+            observation = observe(state, seat, seen_in_log(log))
+            if seat == 0:
+                action = bot(observation, rng)
+                catchable = caught_cards(state, 0)
+                honest_moves = [move for move in legal_actions(state, 0) if move.kind != ACCUSE and honest(state, move)]
+                if catchable:
+                    assert action.kind == ACCUSE and action.cards & catchable
+                    caught += 1
+                elif honest_moves:
+                    assert action.kind != ACCUSE and honest(state, action)
+                checked += 1
+            else:
+                action = BOTS["random"](observation, rng)
+            play(state, seat, action)
+            log.append((seat, action))
+    assert checked > 20
+    assert caught > 0  # the random players cheat often enough that the bot had cards to catch
+
+
+@pytest.mark.parametrize("variant", [VARIANTS[0], VARIANTS[4], VARIANTS[7], VARIANTS[9]], ids=variant_id)
+def test_registry_policies_play_through_the_engine_harness(variant: tuple[Rules, int]) -> None:
+    """manage.py simulate calls POLICIES by name as (state, seat, rng): the adapter builds the observation."""
+    rules, players = variant
+    names = ["heuristic", "easy", "random", "medium", "heuristic", "easy"][:players]
+    result = simulate(rules, players, names, [get_policy(name) for name in names], 3, "registry")
+    assert result.games == 3 and result.unfinished == 0
+
+
+def test_levels_are_registered_and_ordered() -> None:
+    assert list(LEVELS) == ["easy", "medium", "hard", "expert"]
+    for level in LEVELS:
+        assert policy_for_level(level) is BOTS[level]
+        assert level in POLICIES
+    hard, expert = policy_for_level("hard"), policy_for_level("expert")
+    assert isinstance(hard, SearchBot) and isinstance(expert, SearchBot)
+    assert hard.seconds < expert.seconds <= 1.0
+    assert policy_for_level("medium") is BOTS["heuristic"]
+    with pytest.raises(ValueError):
+        policy_for_level("grandmaster")
+    with pytest.raises(ValueError):
+        get_policy("grandmaster")
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
+def test_the_search_considers_only_legal_moves(variant: tuple[Rules, int]) -> None:
+    rules, players = variant
+    state = new_state(rules, players, f"moves-{variant_id(variant)}")
+    rng = random.Random(2)
+    while not state.finished:
+        seats = honest_actors(state)
+        assert set(seats) <= set(actors(state))
+        for seat in seats:
+            moves = candidate_actions(state, seat)
+            legal = legal_actions(state, seat)
+            assert moves and all(move in legal and honest(state, move) for move in moves)
+        seat = seats[int(rng.random() * len(seats))]
+        moves = candidate_actions(state, seat)
+        play(state, seat, moves[int(rng.random() * len(moves))])
