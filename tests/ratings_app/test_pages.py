@@ -36,8 +36,8 @@ def played() -> dict[str, Any]:
     people = [person(f"p{number}") for number in range(12)] + [_bot("bot-a"), _bot("bot-b")]
     heads_up = RatingPool.objects.get(slug="podkidnoy-36-heads-up")
     multi = RatingPool.objects.get(slug="podkidnoy-36-multi")
-    synthetic_games(heads_up, people, 80, seed=11)
-    synthetic_games(multi, people, 30, seed=12, seats=(3, 6))
+    synthetic_games(heads_up, people, 40, seed=11)
+    synthetic_games(multi, people, 16, seed=12, seats=(3, 6))
     now = timezone.now()
     PlayerRating.objects.update(last_played=now)
     rating_apply_game(pool=heads_up, game_key="epaulettes", players=people[:2], outcome=elo.heads_up(1.0),
@@ -165,8 +165,8 @@ def test_pages_run_a_bounded_number_of_queries(
             assert client.get(url).status_code == 200
         counts.append(len(captured))
     # More games and players cost no more queries.
-    synthetic_games(played["heads_up"], played["people"], 40, seed=13, prefix="more")
-    synthetic_games(played["multi"], played["people"], 20, seed=14, seats=(3, 6), prefix="more")
+    synthetic_games(played["heads_up"], played["people"], 20, seed=13, prefix="more")
+    synthetic_games(played["multi"], played["people"], 10, seed=14, seats=(3, 6), prefix="more")
     for url, count in zip(pages, counts, strict=True):
         with django_assert_max_num_queries(count):
             assert client.get(url).status_code == 200
@@ -174,7 +174,7 @@ def test_pages_run_a_bounded_number_of_queries(
 
 def test_recent_games_list_the_players_best_first(played: dict[str, Any]) -> None:
     recent = selectors.recent_rated_games(pool=played["multi"], limit=30)
-    assert len(recent) == 30
+    assert len(recent) == 16
     assert [game.played_at for game in recent] == sorted((game.played_at for game in recent), reverse=True)
     for game in recent:
         place_of = {seat: index for index, group in enumerate(game.outcome["places"]) for seat in group}

@@ -251,9 +251,9 @@ def test_recompute_gives_exactly_the_incremental_ratings() -> None:
         one.save()
     heads_up, multi, teams = pool("podkidnoy-36-heads-up"), pool("podkidnoy-36-multi"), pool("podkidnoy-36-2v2")
     played = {
-        heads_up.pk: synthetic_games(heads_up, people, 150, seed=1),
-        multi.pk: synthetic_games(multi, people, 60, seed=2, seats=(3, 6)),
-        teams.pk: synthetic_games(teams, people, 40, seed=3, seats=(4, 4), teams=True),
+        heads_up.pk: synthetic_games(heads_up, people, 120, seed=1),
+        multi.pk: synthetic_games(multi, people, 50, seed=2, seats=(3, 6)),
+        teams.pk: synthetic_games(teams, people, 30, seed=3, seats=(4, 4), teams=True),
     }
     incremental = snapshot()
 
@@ -264,7 +264,7 @@ def test_recompute_gives_exactly_the_incremental_ratings() -> None:
         assert stored == standings
 
     summary = ratings_recompute()
-    assert (summary.games, summary.changes_rewritten, summary.ratings_rewritten) == (250, 0, 0)
+    assert (summary.games, summary.changes_rewritten, summary.ratings_rewritten) == (200, 0, 0)
     assert snapshot() == incremental
 
     # Spoil the stored numbers; a recomputation of one pool restores exactly what incremental rating gave.
@@ -273,8 +273,8 @@ def test_recompute_gives_exactly_the_incremental_ratings() -> None:
     PlayerRating.objects.filter(pool=multi, user=people[0]).delete()
     progress: list[tuple[str, int, int]] = []
     summary = ratings_recompute(pool=multi, progress=lambda one, done, total: progress.append((one.slug, done, total)))
-    assert summary.games == 60 and summary.changes_rewritten == RatingChange.objects.filter(rated_game__pool=multi).count()
-    assert progress[-1] == ("podkidnoy-36-multi", 60, 60)
+    assert summary.games == 50 and summary.changes_rewritten == RatingChange.objects.filter(rated_game__pool=multi).count()
+    assert progress[-1] == ("podkidnoy-36-multi", 50, 50)
     assert snapshot() == incremental
 
     # The stored order is the rating order: new games after a recomputation continue from it.
