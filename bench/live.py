@@ -7,17 +7,22 @@ postgres://postgres@127.0.0.1:5432/durak; the script uses a fresh database `<nam
 Redis (REDIS_URL, default redis://127.0.0.1:6379/7; the script empties that Redis database first, so
 give it one nobody else uses). It creates 2N players and N tables through games.services (the game
 starts as the second player sits down), then opens one WebSocket per seat. Each client answers every
-view in which the game waits for its seat with a random legal action and the view's `seq`; the latency
-of a move is the time from sending it to receiving the view of the next version. An error is a
+view in which the game waits for its seat with a random legal action and the view's `seq`, after a
+think time (`--think-ms`, default 1000, drawn between half and one and a half times that: players
+think; with 0 every game fires moves back to back and the run measures saturation, where latency is
+the number of games divided by the server's throughput). The latency of a move is the time from
+sending it to receiving the view of the next version; think time is not part of it. An error is a
 `game.error` message, a socket that fails, or a game that does not finish within the time allowed.
 
-    python bench/live.py            # 100 games
-    python bench/live.py --quick    # 10 games
+    python bench/live.py                      # 100 games
+    python bench/live.py --quick              # 10 games
+    python bench/live.py --games 50 --think-ms 0 --servers 2
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -28,11 +33,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import REPOSITORY_ROOT, parse_args, print_table, write_report  # noqa: E402
+from bench._common import REPOSITORY_ROOT, parse_args, print_table, write_report
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/durak"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/7"
@@ -122,7 +126,9 @@ def create_games(count: int) -> list[tuple[int, list[str]]]:
     return games
 
 
-async def play_seat(url: str, origin: str, cookie: str, game_id: int, tally: Tally, rng: random.Random) -> None:
+async def play_seat(
+    url: str, origin: str, cookie: str, game_id: int, tally: Tally, rng: random.Random, think_s: float
+) -> None:
     import websockets
 
     acted_seq = -1
@@ -154,23 +160,25 @@ async def play_seat(url: str, origin: str, cookie: str, game_id: int, tally: Tal
                 if seat in message["waiting"] and legal and seq > acted_seq:
                     acted_seq = seq
                     action = rng.choice(legal)
+                    if think_s:
+                        await asyncio.sleep(think_s * rng.uniform(0.5, 1.5))
                     sent_at[seq] = time.perf_counter()
                     if tally.first_action_at is None:
                         tally.first_action_at = sent_at[seq]
                     tally.actions += 1
                     await socket.send(json.dumps({"type": "action", "action": action, "seq": seq}))
-    except Exception as error:  # noqa: BLE001 - every failure of a client is counted as an error
+    except Exception as error:
         tally.errors.append(f"game {game_id}: {type(error).__name__}: {error}")
 
 
-async def play_all(url: str, games: list[tuple[int, list[str]]], tally: Tally) -> None:
-    origin = url.replace("ws://", "http://")
+async def play_all(urls: list[str], games: list[tuple[int, list[str]]], tally: Tally, think_s: float) -> None:
     rng = random.Random(7)
-    clients = [
-        play_seat(url, origin, cookie, game_id, tally, random.Random(rng.random()))
-        for game_id, cookies in games
-        for cookie in cookies
-    ]
+    clients = []
+    for index, (game_id, cookies) in enumerate(games):
+        url = urls[index % len(urls)]  # a game's two players on one server: as behind a sticky balancer
+        for cookie in cookies:
+            clients.append(play_seat(url, url.replace("ws://", "http://"), cookie, game_id, tally,
+                                     random.Random(rng.random()), think_s))
     try:
         await asyncio.wait_for(asyncio.gather(*clients), timeout=GAME_TIMEOUT_S)
     except TimeoutError:
@@ -190,6 +198,8 @@ def main() -> None:
     extra = argparse.ArgumentParser(add_help=False)
     extra.add_argument("--games", type=int)
     extra.add_argument("--workers", type=int, default=1, help="Celery worker processes (concurrency 2 each)")
+    extra.add_argument("--servers", type=int, default=1, help="Daphne processes")
+    extra.add_argument("--think-ms", type=float, default=1000.0, help="a player's mean think time")
     known, rest = extra.parse_known_args()
     args = parse_args(__doc__.splitlines()[0], rest)
     count = known.games or (10 if args.quick else 100)
@@ -200,7 +210,8 @@ def main() -> None:
 
     from tests import processes
 
-    with processes.daphne(environment) as http_url:
+    with contextlib.ExitStack() as servers:
+        http_urls = [servers.enter_context(processes.daphne(environment)) for _ in range(known.servers)]
         workers = []
         try:
             for number in range(known.workers):
@@ -215,7 +226,8 @@ def main() -> None:
             games = create_games(count)
             tally = Tally()
             started = time.perf_counter()
-            asyncio.run(play_all(http_url.replace("http://", "ws://"), games, tally))
+            urls = [http_url.replace("http://", "ws://") for http_url in http_urls]
+            asyncio.run(play_all(urls, games, tally, known.think_ms / 1000))
             wall_s = time.perf_counter() - started
         finally:
             for worker in reversed(workers):
@@ -232,8 +244,8 @@ def main() -> None:
         "p99_ms": round(percentile(tally.latencies_ms, 0.99), 1),
         "errors": len(tally.errors) + unfinished,
     }
-    print(f"{count} concurrent 2-player games over WebSockets; Daphne + {known.workers} Celery worker(s), "
-          f"PostgreSQL, Redis; {tally.actions} actions in {wall_s:.1f} s")
+    print(f"{count} concurrent 2-player games over WebSockets; {known.servers} Daphne, {known.workers} Celery "
+          f"worker(s), PostgreSQL, Redis; think {known.think_ms:.0f} ms; {tally.actions} actions in {wall_s:.1f} s")
     rows: list[list[object]] = [[name, value] for name, value in figures.items()]
     if tally.latencies_ms:
         rows.append(["mean_ms", round(statistics.fmean(tally.latencies_ms), 1)])

@@ -260,7 +260,7 @@ def _name(card: int) -> str:
 @pytest.mark.django_db
 def test_bots_fill_seats_and_play_a_game_to_the_end(no_tasks: list[tuple[str, tuple[object, ...]]]) -> None:
     anna = person()
-    bots_table = table(anna, seats=4, rules={"preset": "podkidnoy", "cheating": True}, stake=10)
+    bots_table = table(anna, seats=4, rules={"preset": "perevodnoy"}, stake=10)
     services.table_join(table=bots_table, user=anna)
     services.table_fill_bots(table=bots_table, level="easy")
     game = latest_game(bots_table)
