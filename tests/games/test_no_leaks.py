@@ -10,6 +10,7 @@ them); the deck once the game is over. A spectator may see the same without any 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Iterator
@@ -57,6 +58,9 @@ class RecordingLayer:
 def layer(monkeypatch: pytest.MonkeyPatch) -> Iterator[RecordingLayer]:
     recording = RecordingLayer()
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
+    # One event loop for all the sends (async_to_sync would start one per call: most of this test's time).
+    loop = asyncio.new_event_loop()
+    monkeypatch.setattr(broadcast, "_run", lambda send: loop.run_until_complete(send()))
     from games import tasks
 
     # The test plays the bots itself, one move at a time.
@@ -64,6 +68,7 @@ def layer(monkeypatch: pytest.MonkeyPatch) -> Iterator[RecordingLayer]:
     monkeypatch.setattr(tasks.finalise_game, "delay", lambda *args: None)
     monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: None)
     yield recording
+    loop.close()
 
 
 def _cards_named(message: Any) -> set[str]:
@@ -144,6 +149,7 @@ def _play_bot_game(rules: dict[str, Any], players: int, number: int, committed: 
     return game
 
 
+@pytest.mark.timeout(900)  # about two minutes on an idle 2-core machine
 @pytest.mark.django_db
 def test_no_message_to_a_seat_names_a_card_it_could_not_see(
     layer: RecordingLayer, django_capture_on_commit_callbacks: Any
