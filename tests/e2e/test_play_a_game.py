@@ -7,6 +7,7 @@ Bots move in the server process (in-process tasks) or, under CI=true, in a real 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import time
@@ -14,7 +15,8 @@ from collections.abc import Iterator
 
 import pytest
 from django.conf import settings
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -52,29 +54,33 @@ def _seq(page: Page) -> int:
     return int(page.evaluate("window.durakTable && window.durakTable.message ? window.durakTable.message.seq : -1"))
 
 
+def _click(locator: Locator) -> bool:
+    """Click the first match if it is there; the bots move meanwhile, so a control may vanish under the
+    mouse, and then the caller looks at the page again."""
+    try:
+        if not locator.count():
+            return False
+        locator.first.click(timeout=3_000)
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
 def _one_move(page: Page) -> bool:
     """Make one move if the page offers one: say "beaten" when that is possible, else play the first
     highlighted card (on the cover target it lights up, or with the button it brings), else take."""
-    if page.locator("[data-action=pass]").count():
-        page.locator("[data-action=pass]").first.click()
+    _click(page.locator("[data-action=clear]"))  # a selection left over from a view that changed
+    if _click(page.locator("[data-action=pass]")):
         return True
-    if page.locator(".hand-card.playable").count():
-        page.locator(".hand-card.playable").first.click()
-        targets = page.locator(".attack-card.target")
-        buttons = page.locator(
-            "[data-action=attack], [data-action=throw], [data-action=transfer], [data-action=show_trump]"
-        )
-        if targets.count():
-            targets.first.click()
+    if _click(page.locator(".hand-card.playable")):
+        if _click(page.locator(".attack-card.target")):
             return True
-        if buttons.count():
-            buttons.first.click()
+        if _click(
+            page.locator("[data-action=attack], [data-action=throw], [data-action=transfer], [data-action=show_trump]")
+        ):
             return True
-        page.locator("[data-action=clear]").click()
-    if page.locator("[data-action=take]").count():
-        page.locator("[data-action=take]").first.click()
-        return True
-    return False
+        _click(page.locator("[data-action=clear]"))
+    return _click(page.locator("[data-action=take]"))
 
 
 def _play_until_result(page: Page, *, moves_before: int = 0, stop_after: int | None = None) -> int:
@@ -88,11 +94,12 @@ def _play_until_result(page: Page, *, moves_before: int = 0, stop_after: int | N
         seq = _seq(page)
         if _one_move(page):
             moves += 1
-            page.wait_for_function(
-                f"window.durakTable.message.seq !== {seq} || !!window.durakTable.message.result"
-                " || !document.querySelector('[data-part=error]').hidden",
-                timeout=20_000,
-            )
+            with contextlib.suppress(PlaywrightTimeoutError):  # a click that raced a bot's move sent nothing
+                page.wait_for_function(
+                    f"window.durakTable.message.seq !== {seq} || !!window.durakTable.message.result"
+                    " || !document.querySelector('[data-part=error]').hidden",
+                    timeout=10_000,
+                )
         else:
             page.wait_for_timeout(50)
     raise AssertionError(f"no result after {GAME_TIMEOUT_S} s and {moves} moves")
