@@ -134,10 +134,14 @@ async def play_seat(
     acted_seq = -1
     sent_at: dict[int, float] = {}
     try:
-        async with websockets.connect(
-            f"{url}/ws/game/{game_id}/", additional_headers={"Cookie": cookie}, origin=origin,  # type: ignore[arg-type]
-            open_timeout=60, max_size=2**22,
-        ) as socket:  # fmt: skip
+        # Players arrive a few at a time, as they do: Daphne drops a handshake that its application has not
+        # accepted within 5 s, and 200 at once queue behind each other's session lookups.
+        async with HANDSHAKES:
+            socket = await websockets.connect(
+                f"{url}/ws/game/{game_id}/", additional_headers={"Cookie": cookie}, origin=origin,  # type: ignore[arg-type]
+                open_timeout=60, max_size=2**22,
+            )  # fmt: skip
+        async with socket:
             async for raw in socket:
                 message = json.loads(raw)
                 now = time.perf_counter()
@@ -171,7 +175,12 @@ async def play_seat(
         tally.errors.append(f"game {game_id}: {type(error).__name__}: {error}")
 
 
+HANDSHAKES: asyncio.Semaphore
+
+
 async def play_all(urls: list[str], games: list[tuple[int, list[str]]], tally: Tally, think_s: float) -> None:
+    global HANDSHAKES
+    HANDSHAKES = asyncio.Semaphore(8)
     rng = random.Random(7)
     clients = []
     for index, (game_id, cookies) in enumerate(games):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from django.test import Client
 
 from accounts.models import User
 from durak_site.asgi import application
+from durak_site.inprocess_tasks import in_process_runner
 from games import services
 from games.engine.cards import names
 from games.models import Game, Table
@@ -19,8 +21,19 @@ from games.snapshots import state_of
 from tests.games.factories import latest_game, person, table
 
 LOCAL_ORIGIN = (b"origin", b"http://localhost")
-# Long turns: no timer of these games fires while the tests run.
 TURN_SECONDS = 3600
+
+
+@pytest.fixture(autouse=True)
+def no_turn_timers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Any, ...]]]:
+    """Turn timers are the tasks tests' subject, not these: recorded, not left waiting on the in-process
+    runner (other tests expect it idle). Finalisation still runs there; the test waits for it."""
+    from games import tasks
+
+    timers: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: timers.append((args, kwargs)))
+    yield timers
+    assert in_process_runner().wait_until_idle(timeout_s=30)
 
 
 def _cookie(user: User) -> bytes:
