@@ -9,7 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.test import Client
+from django.test import Client, override_settings
 
 from accounts.models import User
 from durak_site.asgi import application
@@ -32,8 +32,10 @@ def no_turn_timers(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Any, 
 
     timers: list[tuple[Any, ...]] = []
     monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: timers.append((args, kwargs)))
-    yield timers
-    assert in_process_runner().wait_until_idle(timeout_s=30)
+    # No worker runs here, also under CI=true: the finalisation runs on the in-process runner.
+    with override_settings(TASKS_IN_PROCESS=True):
+        yield timers
+        assert in_process_runner().wait_until_idle(timeout_s=30)
 
 
 def _cookie(user: User) -> bytes:
