@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ImproperlyConfigured, ValidationError
@@ -10,6 +12,9 @@ from django.db import transaction
 from accounts.ledger import STARTING_GRANT, STARTING_GRANT_NOTE
 from accounts.models import BotLevel, LedgerEntry, LedgerKind, User
 from accounts.roles import TOURNAMENT_DIRECTOR_PERMISSIONS, TOURNAMENT_DIRECTORS_GROUP, Role
+
+if TYPE_CHECKING:
+    from games.models import Game
 
 
 @transaction.atomic
@@ -141,7 +146,7 @@ def ledger_starting_grant_ensure(*, user: User) -> LedgerEntry | None:
 
 @transaction.atomic
 def ledger_record(
-    *, entries: list[tuple[User | int, int, str]], game: object | None = None, note: str = ""
+    *, entries: list[tuple[User | int, int, str]], game: Game | None = None, note: str = ""
 ) -> list[LedgerEntry]:
     """Write several rows at once (a game's stakes or settlement): (user or user id, amount, kind).
     Rows with a zero amount are left out."""

@@ -379,7 +379,7 @@ def _after_commit(*, game: Game, seats: Sequence[Seat], state: State) -> None:
             return
         if bot_waiting:
             tasks.bot_move.delay(game_id, seq)
-        tasks.turn_timeout.apply_async(args=[game_id, seq], countdown=turn_seconds)
+        tasks.turn_timeout.apply_async(args=(game_id, seq), countdown=turn_seconds)
 
     transaction.on_commit(deliver)
 
