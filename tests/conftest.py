@@ -79,3 +79,15 @@ def chromium_path() -> str:
     if path is None:
         pytest.skip("needs Debian's chromium (CI=true make test installs it: apt-get install chromium)")
     return path
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer() -> Iterator[None]:
+    """Each test gets its own channel layer instance. pytest-asyncio gives every async test a new event
+    loop, and channels-redis binds a receive lock to the loop that first used the layer: a layer kept from
+    an earlier test fails with "bound to a different event loop"."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
