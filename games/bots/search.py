@@ -29,6 +29,7 @@ from . import heuristic
 from .knowledge import Observation
 
 EXPLORATION: Final = 0.7
+CHECK_EVERY: Final = 32  # iterations between looks at the clock and at the root's visit counts
 # Players can pass cards round for ever (each leads what the next cannot beat); a playout this many actions a
 # player long is stopped and scored as it stands. Real games take about 30 to 60 actions a player.
 PLAYOUT_ACTIONS_PER_PLAYER: Final = 150
@@ -228,13 +229,21 @@ class SearchBot:
         return best
 
     def search(self, observation: Observation, moves: list[Action], rng: random.Random) -> Node:
+        """Iterate until the budget is spent, or until the most visited move can no longer be overtaken in
+        the iterations left (a move's visits, not its value, choose it)."""
         root = Node()
         seat = observation.seat
-        deadline = time.process_time() + self.seconds
+        started = time.process_time()
         iteration = 0
         while iteration < self.iterations:
-            if iteration & 15 == 0 and time.process_time() >= deadline and iteration:
-                break
+            if iteration and iteration % CHECK_EVERY == 0:
+                elapsed = time.process_time() - started
+                if elapsed >= self.seconds:
+                    break
+                left = min(self.iterations - iteration, iteration * (self.seconds - elapsed) / max(elapsed, 1e-9))
+                visits = sorted((child.visits for child in root.children.values()), reverse=True)
+                if len(visits) > 1 and visits[0] - visits[1] > left:
+                    break
             self._iterate(root, observation.sample(rng), seat, rng)
             iteration += 1
         self.last_iterations = iteration
