@@ -39,6 +39,11 @@ remove_extensions, sources_hash = _compiled.remove_extensions, _compiled.sources
 
 
 def main() -> int:
+    hash_file = ROOT / HASH_FILE
+    if "--clean" not in sys.argv and hash_file.exists() and _compiled._extensions() \
+            and hash_file.read_text(encoding="utf-8").strip() == sources_hash():
+        print("engine: compiled and up to date")
+        return 0
     remove_extensions()
     if "--clean" in sys.argv:
         print("engine: compiled extensions removed; the engine runs interpreted")
