@@ -17,7 +17,7 @@ heads-up and 4 players (two seats each, alternating round the table), podkidnoy 
 1,000 games or more, pairings with a search bot fewer (the table prints every count). An all-variants
 ladder is printed beside the figures' one. Games run in worker processes, one game per task.
 
-Usage: ``python bench/bots.py [--quick] [--json PATH] [--workers=N]`` (2 workers by default). ``--quick`` caps the search bots at
+Usage: ``python bench/bots.py [--quick] [--json PATH] [--workers N]``. ``--quick`` caps the search bots at
 a few hundred iterations a move and plays few games: it checks that everything runs, not the figures.
 """
 
@@ -51,32 +51,18 @@ VARIANTS = [("podkidnoy", 2), ("perevodnoy", 2), ("podkidnoy", 4), ("perevodnoy"
 MAIN_VARIANT = ("podkidnoy", 2)
 SEED = "bench-bots"
 
-# Games per pairing, per variant: every pairing of the fast bots plays ``fast``; a pairing with a search bot
-# plays ``searched[first]`` (the stronger entrant named first), the figures' pairing most.
-@dataclass(frozen=True)
-class Plan:
-    fast: int
-    searched: dict[tuple[str, str], int]
-
-
-def _searched(search_vs_heuristic: int, others: int, hard: int, both: int) -> dict[tuple[str, str], int]:
-    return {
-        ("search", "heuristic"): search_vs_heuristic, ("search", "easy"): others, ("search", "random"): others,
-        ("hard", "heuristic"): hard, ("hard", "easy"): hard, ("hard", "random"): hard, ("search", "hard"): both,
-    }
-
-
+# Games per pairing: (fast pairs, pairs with one search bot, the two search bots), per variant.
 FULL_GAMES = {
-    ("podkidnoy", 2): Plan(2000, _searched(200, 100, 100, 60)),
-    ("perevodnoy", 2): Plan(1000, _searched(20, 20, 20, 10)),
-    ("podkidnoy", 4): Plan(1000, _searched(12, 12, 12, 6)),
-    ("perevodnoy", 4): Plan(1000, _searched(12, 12, 12, 6)),
+    ("podkidnoy", 2): (2000, 200, 100),
+    ("perevodnoy", 2): (1000, 40, 20),
+    ("podkidnoy", 4): (1000, 24, 12),
+    ("perevodnoy", 4): (1000, 24, 12),
 }
 QUICK_GAMES = {
-    ("podkidnoy", 2): Plan(400, _searched(6, 2, 2, 2)),
-    ("perevodnoy", 2): Plan(100, {}),
-    ("podkidnoy", 4): Plan(100, {}),
-    ("perevodnoy", 4): Plan(100, {}),
+    ("podkidnoy", 2): (400, 6, 2),
+    ("perevodnoy", 2): (100, 0, 0),
+    ("podkidnoy", 4): (100, 0, 0),
+    ("perevodnoy", 4): (100, 0, 0),
 }
 QUICK_SEARCH_ITERATIONS = 50  # --quick: a move of the search bots is capped at this many iterations
 
@@ -167,11 +153,11 @@ def tasks_for(quick: bool) -> list[Task]:
     names = [name for name, _bot in ENTRANTS]
     tasks = []
     for variant in VARIANTS:
-        plan = games[variant]
+        fast, one_search, two_search = games[variant]
         for index, first in enumerate(names):
             for second in names[:index]:
-                searched = {first, second} & SEARCHERS
-                count = plan.searched.get((first, second), 0) if searched else plan.fast
+                searchers = len({first, second} & SEARCHERS)
+                count = (fast, one_search, two_search)[searchers]
                 tasks += [Task(variant, first, second, game, quick) for game in range(count)]
     # The long games first, so that the workers do not finish with one long game left each.
     tasks.sort(key=lambda task: -len({task.first, task.second} & SEARCHERS) * task.variant[1])
