@@ -34,10 +34,10 @@ def sources_hash() -> str:
 
 
 def _extensions() -> list[Path]:
+    # Every extension in the compiled packages, also of modules no longer in COMPILED_SOURCES.
     found = []
-    for path in COMPILED_SOURCES:
-        source = ROOT / path
-        found += [p for p in source.parent.glob(source.stem + ".*") if p.suffix in _EXTENSION_SUFFIXES]
+    for folder in sorted({(ROOT / path).parent for path in COMPILED_SOURCES}):
+        found += [p for p in folder.glob("*") if p.suffix in _EXTENSION_SUFFIXES]
     found += [p for p in ROOT.glob("*__mypyc*") if p.suffix in _EXTENSION_SUFFIXES]
     return found
 
