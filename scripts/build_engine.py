@@ -40,7 +40,9 @@ remove_extensions, sources_hash = _compiled.remove_extensions, _compiled.sources
 
 def main() -> int:
     hash_file = ROOT / HASH_FILE
-    if "--clean" not in sys.argv and hash_file.exists() and _compiled._extensions() \
+    built = {path.name.split(".")[0] for path in _compiled._extensions() if "__mypyc" not in path.name}
+    wanted = {Path(path).stem for path in COMPILED_SOURCES}
+    if "--clean" not in sys.argv and hash_file.exists() and built == wanted \
             and hash_file.read_text(encoding="utf-8").strip() == sources_hash():
         print("engine: compiled and up to date")
         return 0
