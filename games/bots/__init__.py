@@ -7,10 +7,15 @@ Two signatures:
   ``(state, seat, rng) -> Action``; ``POLICIES`` holds the same bots behind ``registry_policy``, which builds
   the seat's observation from the state and remembers the cards seen in that game.
 
-The live service calls a bot with what the seat may know and the game's public history::
+The live service calls a bot with what the seat may know and the game's public history (the action log),
+either from the game's state or from the seat's view alone (``games.bots.knowledge``)::
 
-    observation = observe(state, seat, seen_in_log(action_log))   # or observation_from_view(view, log, ...)
-    action = BOTS[policy_name].__call__(observation, random.Random(seed))
+    observation = observe(state, seat, seen_in_log(action_log))
+    observation = observation_from_view(seat_view(state, seat), action_log_json, face_up=deal_face_up_card)
+    action = policy_for_level(level)(observation, random.Random(seed))
+
+A bot always returns one of ``observation.legal``. It never cheats and accuses only cards it can tell were
+illegal; when the engine makes it act with no honest move (a cheating table), it makes the least harmful one.
 
 Levels a player picks at a table (``policy_for_level``): easy (random moves mixed with the heuristic's),
 medium (the heuristic), hard (search, 0.3 s a move), expert (search, 1 s a move).

@@ -32,6 +32,7 @@ class GameRecord:
     actions: list[tuple[int, Action]] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)  # CPU seconds spent deciding, per seat
     decisions: list[int] = field(default_factory=list)  # moves decided, per seat
+    longest: list[float] = field(default_factory=list)  # the longest decision, per seat
 
 
 def new_state(rules: Rules, players: int, seed: str) -> State:
@@ -43,15 +44,17 @@ def play_game(
 ) -> GameRecord:
     """Play ``state`` to its end in place. With ``check`` every action goes through the engine's validating
     ``play``, so an illegal move raises ``IllegalAction`` rather than passing unnoticed."""
-    record = GameRecord(state=state, seconds=[0.0] * state.n, decisions=[0] * state.n)
+    record = GameRecord(state=state, seconds=[0.0] * state.n, decisions=[0] * state.n, longest=[0.0] * state.n)
     seen = 0
     while not state.finished and len(record.actions) < MAX_ACTIONS:
         seats = actors(state)
         seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
         started = time.process_time()
         action = bots[seat](observe(state, seat, seen), rng)
-        record.seconds[seat] += time.process_time() - started
+        spent = time.process_time() - started
+        record.seconds[seat] += spent
         record.decisions[seat] += 1
+        record.longest[seat] = max(record.longest[seat], spent)
         if check:
             play(state, seat, action)
         else:
