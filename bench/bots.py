@@ -68,9 +68,9 @@ def _searched(search_vs_heuristic: int, others: int, hard: int, both: int) -> di
 
 FULL_GAMES = {
     ("podkidnoy", 2): Plan(2000, _searched(200, 100, 100, 60)),
-    ("perevodnoy", 2): Plan(1000, _searched(20, 20, 20, 10)),
-    ("podkidnoy", 4): Plan(1000, _searched(12, 12, 12, 6)),
-    ("perevodnoy", 4): Plan(1000, _searched(12, 12, 12, 6)),
+    ("perevodnoy", 2): Plan(1000, _searched(16, 16, 16, 8)),
+    ("podkidnoy", 4): Plan(1000, _searched(8, 8, 8, 4)),
+    ("perevodnoy", 4): Plan(1000, _searched(8, 8, 8, 4)),
 }
 QUICK_GAMES = {
     ("podkidnoy", 2): Plan(400, _searched(6, 2, 2, 2)),

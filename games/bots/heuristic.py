@@ -87,6 +87,14 @@ def cover_plan(state: State, hand: int) -> list[tuple[int, int]] | None:
     The attack cards with the fewest beaters in hand are served first, each with its cheapest beater."""
     beaters = state.beaters
     trumps = SUIT_MASK[state.trump] if state.trump >= 0 else 0
+    if state.open == 1:
+        # The usual case, and the search's playouts call this at every defence: no sorting to do.
+        attack = state.attack[state.cover.index(-1)]
+        options = beaters[attack] & hand
+        if not options:
+            return None
+        plain = options & ~trumps
+        return [(attack, _lowest_bit_card(plain if plain else options))]
     open_cards = [attack for attack, covering in zip(state.attack, state.cover) if covering < 0]
     open_cards.sort(key=lambda attack: popcount(beaters[attack] & hand))
     used = 0
@@ -124,14 +132,21 @@ def _lead(state: State, seat: int, possible: list[int]) -> Action:
     if not plain:
         return Action(ATTACK, hand & -hand)
     best, best_score = 0, 1 << 30
-    for group in _rank_groups(plain):
-        count = min(popcount(group), limit)
-        rank = _lowest_bit_card(group) >> 2
+    held_trumps = hand & trumps
+    rest = plain
+    while rest:
+        rank = ((rest & -rest).bit_length() - 1) >> 2
+        group = rest & RANK_MASK[rank]
+        rest ^= group
+        count = popcount(group)
+        if count > limit:
+            count = limit
+            group = first_cards(group, limit)
         score = rank - PAIR_BONUS * (count - 1)
-        if hand & trumps & RANK_MASK[rank]:
+        if held_trumps & RANK_MASK[rank]:
             score += TRUMP_IN_RANK_PENALTY
         if score < best_score:
-            best, best_score = first_cards(group, count), score
+            best, best_score = group, score
     return Action(ATTACK, best)
 
 
@@ -176,7 +191,7 @@ def _defend(state: State, seat: int) -> Action:
     if plan is None:
         return TAKE_ACTION
     # Any order covers with the same cards; self-play found the dearest first no worse than the cheapest first.
-    attack, card = max(plan, key=lambda pair: card_cost(pair[1], trumps))
+    attack, card = plan[0] if len(plan) == 1 else max(plan, key=lambda pair: card_cost(pair[1], trumps))
     return Action(COVER, 1 << card, attack)
 
 

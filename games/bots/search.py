@@ -185,14 +185,18 @@ def playout(state: State, rng: random.Random, epsilon: float) -> None:
     hands = state.hands
     steps = 0
     most = PLAYOUT_ACTIONS_PER_PLAYER * state.n
+    # Local names: this loop is where the search spends most of its time.
+    acting = honest_actors if state.rules.cheating else actors
+    decide = heuristic.decide
+    draw = rng.random
     while not state.finished and steps < most:
-        seats = honest_actors(state)
-        seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
-        if epsilon and rng.random() < epsilon:
+        seats = acting(state)
+        seat = seats[0] if len(seats) == 1 else seats[int(draw() * len(seats))]
+        if epsilon and draw() < epsilon:
             moves = candidate_actions(state, seat)
-            action = moves[int(rng.random() * len(moves))]
+            action = moves[int(draw() * len(moves))]
         else:
-            action = heuristic.decide(state, seat, hands)
+            action = decide(state, seat, hands)
         play_trusted(state, seat, action)
         steps += 1
 
