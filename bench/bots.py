@@ -39,6 +39,7 @@ from bench._common import parse_args, print_table, write_report
 from games.bots import BOTS, LEVELS
 from games.bots.arena import new_state, play_game
 from games.bots.knowledge import ObservationPolicy
+from games.bots import search as search_module
 from games.bots.search import SearchBot
 from games.engine._compiled import is_compiled
 from games.engine.rules import preset_rules
@@ -230,7 +231,9 @@ def main() -> None:
             workers = int(arg.split("=", 1)[1])
     args = parse_args(__doc__.splitlines()[0] if __doc__ else "bot benchmark", parser_args)
     tasks = tasks_for(args.quick)
-    print(f"bots: engine {'compiled' if is_compiled() else 'interpreted'}; {len(tasks):,} games on {workers} workers"
+    bots_compiled = not str(search_module.__file__).endswith(".py")
+    print(f"bots: engine {'compiled' if is_compiled() else 'interpreted'}, bots {'compiled' if bots_compiled else 'interpreted'}; "
+          f"{len(tasks):,} games on {workers} workers"
           + (f"; --quick: search capped at {QUICK_SEARCH_ITERATIONS} iterations a move" if args.quick else ""))
     for level in LEVELS.values():
         if level.bot == "search":
@@ -283,6 +286,7 @@ def main() -> None:
         "games": len(tasks),
         "quick": 1 if args.quick else 0,
         "engine_compiled": 1 if is_compiled() else 0,
+        "bots_compiled": 1 if bots_compiled else 0,
     }
     targets = [
         ("winrate_heuristic_vs_random", figures["winrate_heuristic_vs_random"] >= 0.85, ">= 0.85"),
