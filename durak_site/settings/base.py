@@ -4,6 +4,7 @@ local.py (the default), test.py and production.py build on this module.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -33,6 +34,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_celery_beat",
     "django_countries",
+    "axes",
     "durak_site",
     "accounts",
     "games",
@@ -50,6 +52,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its refusal page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "durak_site.urls"
@@ -79,7 +83,17 @@ CHANNEL_LAYERS = BACKENDS.channel_layers
 
 # Accounts
 AUTH_USER_MODEL = "accounts.User"
-AUTHENTICATION_BACKENDS = ["accounts.backends.HumanOnlyBackend"]
+# django-axes first: it refuses a locked-out login before the password is even checked.
+AUTHENTICATION_BACKENDS = ["accounts.backends.LoginThrottleBackend", "accounts.backends.HumanOnlyBackend"]
+# Login brute force (issue 10): five failures for one user name from one address lock that pair out for
+# 15 minutes (429 and a page saying so); a success clears the count. Attempts are kept in the database,
+# where an admin sees and clears them (Django admin, Axes).
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+AXES_VERBOSE = False
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
