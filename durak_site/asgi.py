@@ -22,3 +22,12 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns()))),
     }
 )
+
+if os.environ.get("DURAK_SWEEP_STALLED_GAMES") == "1":
+    from django.conf import settings
+
+    if settings.TASKS_IN_PROCESS:
+        # No broker, so no beat: this process sweeps for games whose timer or bot move was lost.
+        from games.recovery import start_in_process_sweeps
+
+        start_in_process_sweeps()

@@ -130,6 +130,10 @@ app.conf.update(
         "games.tasks.bot_*": {"queue": "bots"},
         "tournaments.tasks.*": {"queue": "tournaments"},
     },
+    # Games whose next task was lost (a broker restarted empty, a worker killed) go on: games.recovery.
+    beat_schedule={
+        "resume-stalled-games": {"task": "games.tasks.resume_stalled_games", "schedule": 15.0},
+    },
     broker_connection_retry_on_startup=True,
     broker_transport_options={"visibility_timeout": _REDIS_VISIBILITY_TIMEOUT_S},
 )

@@ -25,3 +25,11 @@ def turn_timeout(game_id: int, seq: int) -> None:
 @shared_task(name="games.tasks.finalise_game", soft_time_limit=30, time_limit=60)
 def finalise_game(game_id: int) -> None:
     services.game_finalise(game_id=game_id)
+
+
+@shared_task(name="games.tasks.resume_stalled_games", soft_time_limit=60, time_limit=90)
+def resume_stalled_games() -> int:
+    """Beat runs this every games.recovery.SWEEP_INTERVAL_S seconds: games whose task was lost go on."""
+    from games.recovery import games_resume_stalled
+
+    return games_resume_stalled().total

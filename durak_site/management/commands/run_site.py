@@ -6,6 +6,7 @@ so nothing is left running half-way.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -52,7 +53,10 @@ class Command(BaseCommand):
         processes: dict[str, subprocess.Popen[bytes]] = {}
         try:
             for name, command in commands.items():
-                processes[name] = subprocess.Popen(command)  # inherits DJANGO_SETTINGS_MODULE
+                # Inherits DJANGO_SETTINGS_MODULE. Without a broker there is no beat: the server process
+                # sweeps for games whose timer or bot move was lost (games.recovery).
+                environment = {**os.environ, "DURAK_SWEEP_STALLED_GAMES": "1"} if name == "daphne" else None
+                processes[name] = subprocess.Popen(command, env=environment)
                 self.stdout.write(f"started {name} (pid {processes[name].pid})")
             mode = "in-process tasks" if settings.TASKS_IN_PROCESS else "Celery worker and beat on Redis"
             self.stdout.write(

@@ -1,0 +1,124 @@
+"""Games whose next task was lost pick up again (issue 10, faults).
+
+Every move schedules what comes next (a bot's move, the turn timer, the finalisation) on the broker. A
+broker that restarts empty (Redis keeps nothing on disk here), a worker killed before it acknowledged, or a
+server process restarted with its in-process timers would otherwise leave a game waiting for ever. The
+sweep finds such games from what the database says and schedules their task again:
+
+- a turn timer whose deadline passed more than `slack_s` ago: `turn_timeout` for the current version;
+- a bot (or autopiloted) seat the game has waited for longer than `bot_after_s`: `bot_move`;
+- a finished game without its result: `finalise_game`.
+
+Each task takes the version it answers and the services re-check it under the game's row lock, so a task
+that was not lost after all, and its copy, change the game once. The sweep runs every
+`SWEEP_INTERVAL_S` seconds: from Celery beat with a broker, from the in-process runner without one.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from games.models import Game, GameStatus, Result
+from games.selectors import game_seats
+from games.snapshots import state_of
+from games.turns import waiting_seats
+
+logger = logging.getLogger(__name__)
+
+SWEEP_INTERVAL_S = 15.0
+TIMER_SLACK_S = 5.0
+BOT_AFTER_S = 20.0
+
+
+@dataclass(frozen=True)
+class Resumed:
+    timers: list[int]
+    bot_moves: list[int]
+    finalisations: list[int]
+
+    @property
+    def total(self) -> int:
+        return len(self.timers) + len(self.bot_moves) + len(self.finalisations)
+
+
+def stalled_games(
+    *, now: datetime.datetime | None = None, slack_s: float = TIMER_SLACK_S, bot_after_s: float = BOT_AFTER_S
+) -> Resumed:
+    """What the sweep would schedule now, as game ids (reads only)."""
+    now = now or timezone.now()
+    timers: list[int] = []
+    bot_moves: list[int] = []
+    playing = Game.objects.filter(status=GameStatus.PLAYING, deadline__isnull=False).select_related("table")
+    for game in playing.filter(deadline__lt=now - datetime.timedelta(seconds=slack_s)):
+        timers.append(game.pk)
+    # The deadline is set at every move to the move's time plus the turn time: a game whose last move is
+    # older than bot_after_s and that waits for a bot lost its bot's task.
+    for game in playing.exclude(pk__in=timers).iterator(chunk_size=200):
+        deadline = game.deadline
+        if deadline is None:  # filtered out above; for the type checker
+            continue
+        last_move = deadline - datetime.timedelta(seconds=game.table.turn_seconds)
+        if (now - last_move).total_seconds() < bot_after_s:
+            continue
+        seats = game_seats(game)
+        autopilot = list(game.autopilot)
+        state = state_of(game)
+        if any(
+            seats[seat].is_bot or (seat < len(autopilot) and autopilot[seat]) for seat in waiting_seats(state)
+        ):
+            bot_moves.append(game.pk)
+    unfinalised = Game.objects.filter(status=GameStatus.FINISHED).exclude(
+        Exists(Result.objects.filter(game=OuterRef("pk")))
+    )
+    finalisations = list(unfinalised.values_list("pk", flat=True))
+    return Resumed(timers=timers, bot_moves=bot_moves, finalisations=finalisations)
+
+
+def games_resume_stalled(*, now: datetime.datetime | None = None) -> Resumed:
+    """Schedule again the task each stalled game waits for; returns what was scheduled."""
+    from games import tasks
+
+    found = stalled_games(now=now)
+    seqs = dict(Game.objects.filter(pk__in=found.timers + found.bot_moves).values_list("pk", "seq"))
+    for game_id in found.timers:
+        tasks.turn_timeout.delay(game_id, seqs[game_id])
+    for game_id in found.bot_moves:
+        tasks.bot_move.delay(game_id, seqs[game_id])
+    for game_id in found.finalisations:
+        tasks.finalise_game.delay(game_id)
+    if found.total:
+        logger.warning(
+            "resumed stalled games: timers %s, bot moves %s, finalisations %s",
+            found.timers,
+            found.bot_moves,
+            found.finalisations,
+        )
+    return found
+
+
+def _sweep_in_process() -> None:
+    from django.db import close_old_connections
+
+    from durak_site.inprocess_tasks import in_process_runner
+
+    close_old_connections()
+    try:
+        games_resume_stalled()
+    except Exception:  # the next sweep tries again; one failure must not end the loop
+        logger.exception("the sweep for stalled games failed")
+    finally:
+        close_old_connections()
+        in_process_runner().submit(call=_sweep_in_process, delay_s=SWEEP_INTERVAL_S)
+
+
+def start_in_process_sweeps(*, first_in_s: float = 2.0) -> None:
+    """Without a broker there is no beat: the server process sweeps on its in-process runner. The first
+    sweep comes soon after start, so games left waiting by a restart go on at once."""
+    from durak_site.inprocess_tasks import in_process_runner
+
+    in_process_runner().submit(call=_sweep_in_process, delay_s=first_in_s)
