@@ -184,3 +184,73 @@ def player_record(*, user: User, ratings: list[PlayerRating] | None = None) -> P
         pools=ratings,
         epaulettes=[(rank, counts[rank][EpauletteRole.HUNG], counts[rank][EpauletteRole.RECEIVED]) for rank in ordered],
     )
+
+
+# Fair play (ratings.fairplay): how far back the review looks, and at most how many games it reads.
+FAIR_PLAY_DAYS = 90
+FAIR_PLAY_MAX_GAMES = 20_000
+FAIR_PLAY_MAX_ACTIONS = 200_000
+
+
+@dataclass
+class FairPlayReview:
+    flags: list[Any]
+    users: dict[int, User]
+    games_read: int
+    moves_read: int
+    since: datetime.datetime
+
+
+def fair_play_review(*, days: int = FAIR_PLAY_DAYS, pool: RatingPool | None = None) -> FairPlayReview:
+    """The fair-play flags over the rated games (and the human moves of live games) of the last `days`
+    days, with the accounts they name. A fixed number of queries."""
+    from games.models import ActionLog, Seat
+    from ratings import fairplay
+
+    since = timezone.now() - datetime.timedelta(days=days)
+    rated = RatedGame.objects.filter(played_at__gte=since)
+    if pool is not None:
+        rated = rated.filter(pool=pool)
+    rated_games = list(rated.order_by("-played_at").values("pk", "game_key", "outcome")[:FAIR_PLAY_MAX_GAMES])
+    seat_users: dict[int, dict[int, int]] = defaultdict(dict)
+    for change in RatingChange.objects.filter(rated_game__in=[row["pk"] for row in rated_games]).values(
+        "rated_game_id", "seat", "user_id"
+    ):
+        seat_users[change["rated_game_id"]][change["seat"]] = change["user_id"]
+    results = []
+    for row in reversed(rated_games):
+        users = seat_users[row["pk"]]
+        places = tuple(
+            tuple(users[seat] for seat in group if seat in users) for group in row["outcome"].get("places", [])
+        )
+        results.append(fairplay.RatedResult(key=row["game_key"], places=tuple(group for group in places if group)))
+
+    # Thinking times of people: from the move before to each move a person made himself.
+    actions = list(
+        ActionLog.objects.filter(at__gte=since)
+        .order_by("game_id", "seq", "pk")
+        .values("game_id", "game__table_id", "seat", "at", "by_timer", "by_autopilot")[:FAIR_PLAY_MAX_ACTIONS]
+    )
+    tables = {action["game__table_id"] for action in actions}
+    humans = {
+        (seat["table_id"], seat["number"]): seat["user_id"]
+        for seat in Seat.objects.filter(table_id__in=tables, bot_level="", user__isnull=False, user__is_bot=False)
+        .values("table_id", "number", "user_id")
+    }  # fmt: skip
+    thinking: dict[int, list[float]] = defaultdict(list)
+    previous: Any = None
+    for action in actions:
+        if previous is not None and previous["game_id"] == action["game_id"]:
+            user = humans.get((action["game__table_id"], action["seat"]))
+            if user is not None and not action["by_timer"] and not action["by_autopilot"]:
+                thinking[user].append((action["at"] - previous["at"]).total_seconds())
+        previous = action
+    flags = fairplay.review(results, thinking)
+    named = {user for flag in flags for user in flag.users}
+    return FairPlayReview(
+        flags=flags,
+        users={user.pk: user for user in User.objects.filter(pk__in=named)},
+        games_read=len(rated_games),
+        moves_read=len(actions),
+        since=since,
+    )

@@ -10,4 +10,5 @@ urlpatterns = [
     path("", views.pool_list, name="list"),
     path("pool/<slug:slug>/", views.pool_leaderboard, name="leaderboard"),
     path("player/<str:username>/", views.player_profile, name="player"),
+    path("fair-play/", views.fair_play, name="fair-play"),
 ]

@@ -5,12 +5,14 @@ Views read through ratings.selectors only; nothing here writes.
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import permission_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
 from accounts.models import User
-from ratings import selectors
+from ratings import fairplay, selectors
 from ratings.models import RatingPool
 
 MAX_ACTIVE_DAYS = 3650
@@ -61,3 +63,38 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
         "recent_games": selectors.recent_rated_games(user=player),
     }
     return render(request, "ratings/player.html", context)
+
+
+FAIR_PLAY_KINDS = {
+    fairplay.FREQUENT_PAIR: _("Often play each other"),
+    fairplay.LOSING_PATTERN: _("Loses to one opponent in a pattern"),
+    fairplay.BOT_TIMING: _("Bot-like timing"),
+}
+FAIR_PLAY_EXPLANATIONS = {
+    fairplay.FREQUENT_PAIR: _("Most of the less active account's rated games were against the other one."),
+    fairplay.LOSING_PATTERN: _(
+        "The first account finishes behind the second far more often than behind anyone else it meets."
+    ),
+    fairplay.BOT_TIMING: _("A person's thinking times are too quick or too regular for a person."),
+}
+
+
+@require_safe
+@permission_required("accounts.direct_tournaments", raise_exception=True)
+def fair_play(request: HttpRequest) -> HttpResponse:
+    """Directors review accounts the fair-play signals point at (ratings.fairplay); nothing is decided here."""
+    days = _int_parameter(request, "days", selectors.FAIR_PLAY_DAYS, 1, MAX_ACTIVE_DAYS) or selectors.FAIR_PLAY_DAYS
+    review = selectors.fair_play_review(days=days)
+    rows = [
+        {
+            "kind": FAIR_PLAY_KINDS[flag.kind],
+            "explanation": FAIR_PLAY_EXPLANATIONS[flag.kind],
+            "people": [review.users[user] for user in flag.users if user in review.users],
+            "score": round(flag.score * 100),
+            "evidence": sorted(flag.evidence.items()),
+            "games": [key.removeprefix("game:") for key in flag.games if key.startswith("game:")],
+        }
+        for flag in review.flags
+    ]
+    context = {"rows": rows, "review": review, "days": days}
+    return render(request, "ratings/fair_play.html", context)

@@ -1,4 +1,4 @@
-"""The pure cores (engine, bots, pairing, elo) cannot import Django or any I/O library: ruff refuses it."""
+"""The pure cores (engine, bots, pairing, elo, fair play) cannot import Django or any I/O library: ruff refuses it."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def _ruff_banned_imports(path: str, source: str) -> list[str]:
 
 @pytest.mark.parametrize(
     "path",
-    ["games/engine/any_module.py", "games/bots/any_bot.py", "tournaments/pairing/swiss.py", "ratings/elo.py"],
+    ["games/engine/any_module.py", "games/bots/any_bot.py", "tournaments/pairing/swiss.py", "ratings/elo.py", "ratings/fairplay.py"],
 )
 def test_pure_cores_cannot_import_frameworks(path: str) -> None:
     findings = _ruff_banned_imports(path, FRAMEWORK_IMPORTS)
