@@ -7,6 +7,7 @@ joins the public group and receives the public view. Errors go to the sender onl
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -14,6 +15,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from games import selectors, services
 from games.broadcast import LOBBY_GROUP, public_group, remember_server_loop, seat_group
@@ -22,6 +24,37 @@ from games.services import GameActionError, error_message
 
 CLOSE_NO_GAME = 4404
 CLOSE_FORBIDDEN = 4403
+CLOSE_FLOOD = 4429
+
+# Bad input (issue 10): no message of the protocol comes near this size; a person clicks a few times a
+# second at most. A socket that goes on flooding after its refusals is closed.
+MAX_MESSAGE_CHARS = 8 * 1024
+MESSAGES_PER_S = 8.0
+MESSAGE_BURST = 16
+REFUSALS_BEFORE_CLOSE = 40
+
+LIMIT_TEXTS = {
+    "too_large": _("That message is too large."),
+    "rate_limited": _("Too many messages at once; wait a moment."),
+}
+
+
+class MessageBudget:
+    """A token bucket: `burst` messages at once, refilled at `rate` a second."""
+
+    def __init__(self, rate: float = MESSAGES_PER_S, burst: int = MESSAGE_BURST) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.checked = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.checked) * self.rate)
+        self.checked = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -32,6 +65,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         remember_server_loop()
+        self.budget = MessageBudget()
+        self.refusals = 0
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.seat = None
         self.group = ""
@@ -77,9 +112,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await database_sync_to_async(self._count_connection)(self.scope.get("user"), -1)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        refused = await _refuse_over_limits(self, len(text_data or bytes_data or ""))
+        if refused:
+            return
         try:
             content = json.loads(text_data or (bytes_data or b"").decode())
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             await self._send_error(GameActionError("malformed", "not JSON"))
             return
         await self.receive_json(content)
@@ -135,6 +173,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         remember_server_loop()
+        self.budget = MessageBudget()
+        self.refusals = 0
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
         tables = await database_sync_to_async(selectors.lobby_tables)()
@@ -144,9 +184,11 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        if await _refuse_over_limits(self, len(text_data or bytes_data or "")):
+            return
         try:
             content = json.loads(text_data or "")
-        except ValueError:
+        except (ValueError, RecursionError):
             content = None
         if isinstance(content, dict) and content.get("type") == "sync":
             tables = await database_sync_to_async(selectors.lobby_tables)()
@@ -156,6 +198,28 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 
     async def lobby_tables(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "lobby.tables", "tables": event["tables"]})
+
+
+async def _refuse_over_limits(consumer: GameConsumer | LobbyConsumer, size: int) -> bool:
+    """Refuse (and say so) a message over the size or the rate limit; close a socket that keeps flooding.
+    True when the message is refused and must not be read."""
+    if size > MAX_MESSAGE_CHARS:
+        code = "too_large"
+    elif not consumer.budget.take():
+        code = "rate_limited"
+    else:
+        consumer.refusals = 0
+        return False
+    consumer.refusals += 1
+    if consumer.refusals > REFUSALS_BEFORE_CLOSE:
+        await consumer.close(code=CLOSE_FLOOD)
+        return True
+    language = getattr(consumer, "language", None) or translation.get_language() or settings.LANGUAGE_CODE
+    with translation.override(language):
+        message = str(LIMIT_TEXTS[code])
+    prefix = "game" if isinstance(consumer, GameConsumer) else "lobby"
+    await consumer.send_json({"type": f"{prefix}.error", "code": code, "message": message})
+    return True
 
 
 def _language(user: Any, query: dict[str, list[str]]) -> str:
