@@ -8,9 +8,10 @@ times at once: one result, one rating change and one ledger entry per seat.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -41,7 +42,7 @@ def quiet_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tasks.finalise_game, "delay", lambda *args: None)
 
 
-def _at_once(calls: list[Callable[[], Any]]) -> list[Any]:
+def _at_once(calls: Sequence[Callable[[], Any]]) -> list[Any]:
     """Run the calls on their own threads, released together; each returns its value or its exception."""
     barrier = threading.Barrier(len(calls))
     outcomes: list[Any] = [None] * len(calls)
@@ -85,6 +86,10 @@ def _replay_matches(game: Game) -> None:
     assert ActionLog.objects.filter(game=game).count() == len(game.record["actions"]) == game.seq
 
 
+def _submit(game: Game, seat: int, action: dict[str, Any]) -> Game:
+    return services.game_submit_action(game_id=game.pk, user=_user(game, seat), action=action, seq=game.seq)
+
+
 def _people_game(players: int) -> Game:
     people = [person() for _ in range(players)]
     at = table(people[0], seats=players, turn_seconds=3600)
@@ -126,11 +131,7 @@ def test_two_throwers_on_the_same_version_one_wins() -> None:
             if adds:
                 throws[seat] = adds[0]
         if len(throws) == 2:
-            calls = [
-                (lambda seat=seat, action=action: services.game_submit_action(
-                    game_id=game.pk, user=_user(game, seat), action=action, seq=game.seq))
-                for seat, action in throws.items()
-            ]  # fmt: skip
+            calls = [functools.partial(_submit, game, seat, action) for seat, action in throws.items()]
             outcomes = _at_once(calls)
             applied = [outcome for outcome in outcomes if isinstance(outcome, Game)]
             refused = [outcome for outcome in outcomes if isinstance(outcome, services.GameActionError)]
