@@ -29,5 +29,8 @@ if os.environ.get("DURAK_SWEEP_STALLED_GAMES") == "1":
     if settings.TASKS_IN_PROCESS:
         # No broker, so no beat: this process sweeps for games whose timer or bot move was lost.
         from games.recovery import start_in_process_sweeps
+        from tournaments.tasks import start_in_process_sweeps as start_tournament_sweeps
 
         start_in_process_sweeps()
+        # And for tournaments: rounds due, no-shows, starts the timed tasks of another process left behind.
+        start_tournament_sweeps()

@@ -133,6 +133,8 @@ app.conf.update(
     # Games whose next task was lost (a broker restarted empty, a worker killed) go on: games.recovery.
     beat_schedule={
         "resume-stalled-games": {"task": "games.tasks.resume_stalled_games", "schedule": 15.0},
+        # Tournaments whose timed task was lost, or is too far ahead to wait on the broker: tournaments.tasks.
+        "tournaments-sweep": {"task": "tournaments.tasks.sweep", "schedule": 30.0},
     },
     broker_connection_retry_on_startup=True,
     broker_transport_options={"visibility_timeout": _REDIS_VISIBILITY_TIMEOUT_S},

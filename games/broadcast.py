@@ -79,6 +79,19 @@ def send_game(*, game: Game, seats: Sequence[Seat], state: State, result: Result
     _run(send_all)
 
 
+def send_to_group(group: str, event: dict[str, Any]) -> None:
+    """Send one event to a group from synchronous code (a service's on-commit callback, a task), on the
+    server's loop when the layer is in memory; other apps' live pages use it too."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    async def send() -> None:
+        await layer.group_send(group, event)
+
+    _run(send)
+
+
 def send_lobby() -> None:
     layer = get_channel_layer()
     if layer is None:

@@ -241,8 +241,11 @@ def table_fill_bots(*, table: Table, level: str) -> list[Seat]:
 
 
 @transaction.atomic
-def game_start(*, table: Table, by: User | None = None) -> Game:
-    """Deal (a seed from `secrets`, the deck's commitment stored), charge the stakes, start the clock."""
+def game_start(*, table: Table, by: User | None = None, first_attacker: int | None = None) -> Game:
+    """Deal (a seed from `secrets`, the deck's commitment stored), charge the stakes, start the clock.
+
+    `first_attacker` names the seat that leads (a tournament alternates it); by default the rules decide
+    (the lowest trump)."""
     table = Table.objects.select_for_update().get(pk=table.pk)
     if by is not None and by.pk != table.owner_id:
         raise ValidationError(_("Only the table's owner starts the game."))
@@ -258,8 +261,11 @@ def game_start(*, table: Table, by: User | None = None) -> Game:
     players = len(seats)
     seed = secrets.token_hex(16)
     dealt = deal(rules, players, seed=seed, salt=secrets.token_hex(16))
+    if first_attacker is not None and not 0 <= first_attacker < players:
+        raise ValidationError(_("No seat %(seat)s at this table.") % {"seat": first_attacker})
     record = Record(
-        rules=rules, hands=dealt.hands, stock=dealt.stock, trump=dealt.trump, stake=table.stake
+        rules=rules, hands=dealt.hands, stock=dealt.stock, trump=dealt.trump, stake=table.stake,
+        first_attacker=first_attacker,
     ).to_json()
     if table.stake:
         for seat in seats:
@@ -293,6 +299,29 @@ def game_start(*, table: Table, by: User | None = None) -> Game:
     _lobby_changed()
     _after_commit(game=game, seats=seats, state=state)
     return game
+
+
+@transaction.atomic
+def game_start_reserved(
+    *,
+    owner: User,
+    rules: Rules,
+    players: Sequence[User],
+    rated: bool = False,
+    turn_seconds: int = 30,
+    name: str = "",
+    first_attacker: int | None = None,
+) -> Game:
+    """Open a table whose seats are taken at once by the named accounts, in seat order, and deal: a
+    scheduled game such as a tournament's. A bot account plays its own seat at its own level."""
+    table = table_create(
+        owner=owner, rules=rules, seats=len(players), rated=rated, turn_seconds=turn_seconds, name=name
+    )
+    if len({player.pk for player in players}) != len(players):
+        raise ValidationError(_("A player cannot take two seats at one table."))
+    for number, player in enumerate(players):
+        Seat.objects.filter(table=table, number=number).update(user=player, bot_level=player.bot_level or "")
+    return game_start(table=table, first_attacker=first_attacker)
 
 
 # --- actions --------------------------------------------------------------------------------------

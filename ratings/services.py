@@ -245,6 +245,29 @@ def rating_rate_result(*, result: Result) -> list[RatingChange] | None:
     )
 
 
+def rating_game_outcome_set(*, game: Game, places: Sequence[Sequence[int]] | None) -> RecomputeSummary | None:
+    """A director changed a rated game's result to ``places`` (groups of seats, best first), or annulled
+    it (None: a forfeit replaces what was played). The stored outcome changes (its epaulettes go: they
+    belonged to the result as played) and the pool is recomputed, so every later rating follows. Nothing
+    for a game that was not rated. Raises ValueError when the places do not fit the table."""
+    rated_game = RatedGame.objects.filter(game=game).select_related("pool").first()
+    if rated_game is None:
+        return None
+    pool = rated_game.pool
+    with transaction.atomic():
+        if places is None:
+            rated_game.delete()
+        else:
+            outcome = elo.Outcome(places=tuple(tuple(int(seat) for seat in group) for group in places),
+                                  teams=rated_game.elo_outcome().teams)
+            elo.rate_game([elo.PlayerRating()] * rated_game.changes.count(), outcome)  # checks the places fit
+            rated_game.outcome = _outcome_json(outcome)
+            rated_game.epaulettes = None
+            rated_game.save(update_fields=["outcome", "epaulettes"])
+            EpauletteRecord.objects.filter(rated_game=rated_game).delete()
+        return ratings_recompute(pool=pool)
+
+
 # --- recomputation -------------------------------------------------------------------------------
 
 

@@ -1,0 +1,375 @@
+"""Reads the tournament pages need: lists, standings, rounds with their pairings and games, the crosstable,
+an entrant's games, the audit log, the CSV and JSON exports. Each runs a fixed number of queries, however
+many entrants and rounds (bench/pairing.py's standings_queries_1000 counts them for 1,000 entrants).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q
+from django.utils import timezone
+
+from accounts.models import User
+from tournaments.models import (
+    AuditEntry, Dispute, DisputeStatus, Entrant, EntrantStatus, MatchGame, Pairing, PairingEntrant, PairingStatus,
+    ResultKind, Round, RoundStatus, Seating, StandingRow, TeamMember, Tournament, TournamentStatus,
+)
+
+AUDIT_PAGE = 200
+PAST_TOURNAMENTS = 50
+
+
+def number(value: float | None) -> float | int | None:
+    """Points as people write them: 1, not 1.0; 6.5 stays."""
+    if value is None:
+        return None
+    return int(value) if float(value).is_integer() else float(value)
+
+
+# --- lists ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class TournamentLists:
+    open: Sequence[Tournament]
+    running: Sequence[Tournament]
+    past: Sequence[Tournament]
+    winners: dict[int, list[str]] = field(default_factory=dict)
+
+
+def tournament_lists(*, now: Any = None) -> TournamentLists:
+    """Upcoming (registration open or soon), running, and past tournaments with their winners; the
+    entrants are counted (annotated ``entrant_count``)."""
+    now = now or timezone.now()
+    counted = Tournament.objects.annotate(
+        entrant_count=Count("entrants", filter=Q(entrants__status=EntrantStatus.ACTIVE))
+    ).select_related("rating_pool", "director")
+    upcoming = list(counted.filter(status=TournamentStatus.REGISTRATION).order_by("starts_at", "pk"))
+    running = list(counted.filter(status=TournamentStatus.RUNNING).order_by("started", "pk"))
+    past = list(
+        counted.filter(status__in=[TournamentStatus.FINISHED, TournamentStatus.CANCELLED]).order_by("-finished", "-pk")[
+            :PAST_TOURNAMENTS
+        ]
+    )
+    winners: dict[int, list[str]] = defaultdict(list)
+    for row in StandingRow.objects.filter(
+        tournament__in=[event.pk for event in past if event.status == TournamentStatus.FINISHED], rank=1
+    ).select_related("entrant__user").order_by("entrant__number"):
+        winners[row.tournament_id].append(entrant_label(row.entrant))
+    return TournamentLists(open=upcoming, running=running, past=past, winners=dict(winners))
+
+
+def entrant_label(entrant: Entrant) -> str:
+    return entrant.team_name or entrant.user.public_name
+
+
+def registration_open(tournament: Tournament, *, now: Any = None) -> bool:
+    now = now or timezone.now()
+    return (
+        tournament.status == TournamentStatus.REGISTRATION and tournament.qualifier_id is None
+        and tournament.registration_opens <= now <= tournament.registration_closes
+    )  # fmt: skip
+
+
+# --- standings -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    rank: int
+    entrant: Entrant
+    points: float
+    tiebreaks: dict[str, float]
+    members: list[User]
+
+    @property
+    def name(self) -> str:
+        return entrant_label(self.entrant)
+
+
+def _members_by_entrant(tournament: Tournament) -> dict[int, list[User]]:
+    if tournament.seating != Seating.TEAMS:
+        return {}
+    members: dict[int, list[User]] = defaultdict(list)
+    for member in TeamMember.objects.filter(tournament=tournament).select_related("user").order_by("entrant", "position"):
+        members[member.entrant_id].append(member.user)
+    return members
+
+
+def standings(*, tournament: Tournament) -> list[StandingLine]:
+    """The stored standings, best first (3 queries; 2 without teams). Before the first result every
+    entrant is listed by number at rank 1."""
+    rows = list(
+        StandingRow.objects.filter(tournament=tournament).select_related("entrant__user").order_by("rank", "entrant__number")
+    )
+    members = _members_by_entrant(tournament)
+    if not rows:
+        entrants = Entrant.objects.filter(tournament=tournament).select_related("user").order_by("number")
+        return [StandingLine(1, entrant, 0.0, {}, members.get(entrant.pk, [])) for entrant in entrants]
+    return [
+        StandingLine(row.rank, row.entrant, row.points, dict(row.tiebreaks), members.get(row.entrant_id, []))
+        for row in rows
+    ]
+
+
+def standings_csv(*, tournament: Tournament) -> str:
+    """The standings as CSV: rank, entrant id, name, rating, points, then each tie-break of the
+    tournament's order."""
+    lines = standings(tournament=tournament)
+    order = list(tournament.tiebreaks)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["rank", "entrant", "name", "rating", "status", "points", *order])
+    for line in lines:
+        writer.writerow([
+            line.rank, line.entrant.key, line.name, round(line.entrant.rating), line.entrant.status,
+            number(line.points), *(number(line.tiebreaks.get(name)) for name in order),
+        ])  # fmt: skip
+    return buffer.getvalue()
+
+
+# --- rounds and pairings -------------------------------------------------------------------------
+
+
+@dataclass
+class SeatLine:
+    entrant: Entrant
+    position: int
+    points: float | None
+    game_points: float
+    forfeited: bool
+    substituted: bool
+    checked_in: bool
+
+    @property
+    def name(self) -> str:
+        return entrant_label(self.entrant)
+
+
+@dataclass
+class PairingLine:
+    pairing: Pairing
+    seats: list[SeatLine]
+    games: list[MatchGame]
+
+    @property
+    def playing_game(self) -> MatchGame | None:
+        return next((game for game in self.games if game.status == "playing"), None)
+
+
+def _pairing_lines(pairings: Sequence[Pairing]) -> list[PairingLine]:
+    lines = []
+    for pairing in pairings:
+        seats = [
+            SeatLine(seat.entrant, seat.position, seat.points, seat.game_points, seat.forfeited, seat.substituted,
+                     seat.checked_in is not None)
+            for seat in pairing.seats.all()
+        ]  # fmt: skip
+        lines.append(PairingLine(pairing, seats, list(pairing.games.all())))
+    return lines
+
+
+def _pairings_query() -> Any:
+    return Pairing.objects.select_related("round").prefetch_related(
+        Prefetch("seats", queryset=PairingEntrant.objects.select_related("entrant__user").order_by("position")),
+        Prefetch("games", queryset=MatchGame.objects.select_related("game").order_by("number")),
+    )
+
+
+def rounds(*, tournament: Tournament) -> list[Round]:
+    return list(Round.objects.filter(tournament=tournament).order_by("number"))
+
+
+def round_pairings(*, tournament: Tournament, number: int) -> list[PairingLine]:
+    """A round's pairings in board order, with their seats and games (4 queries)."""
+    pairings = _pairings_query().filter(tournament=tournament, round__number=number).order_by("board")
+    return _pairing_lines(list(pairings))
+
+
+def current_round(*, tournament: Tournament) -> Round | None:
+    return Round.objects.filter(tournament=tournament, number=tournament.current_round).first()
+
+
+def upcoming_round(*, tournament: Tournament) -> Round | None:
+    return Round.objects.filter(
+        tournament=tournament, number=tournament.current_round + 1, status=RoundStatus.SCHEDULED
+    ).first()
+
+
+@dataclass
+class MyPairing:
+    """The reader's pairing in the current round: what he has to do now."""
+
+    line: PairingLine
+    mine: SeatLine
+
+
+def my_pairing(*, tournament: Tournament, user: User | None) -> MyPairing | None:
+    """The reader's pairing of the current round (as a player or a team member), if he plays in it."""
+    if user is None or not user.is_authenticated or tournament.current_round == 0:
+        return None
+    entrant = Entrant.objects.filter(Q(user=user) | Q(members__user=user), tournament=tournament).first()
+    if entrant is None:
+        return None
+    pairing = _pairings_query().filter(
+        tournament=tournament, round__number=tournament.current_round, seats__entrant=entrant
+    ).first()
+    if pairing is None:
+        return None
+    line = _pairing_lines([pairing])[0]
+    mine = next(seat for seat in line.seats if seat.entrant.pk == entrant.pk)
+    return MyPairing(line=line, mine=mine)
+
+
+def my_entrant(*, tournament: Tournament, user: User | None) -> Entrant | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Entrant.objects.filter(Q(user=user) | Q(members__user=user), tournament=tournament).first()
+
+
+# --- the crosstable ------------------------------------------------------------------------------
+
+
+@dataclass
+class CrossCell:
+    round_number: int
+    opponents: list[str]  # entrant ids ("e4"), several at a table
+    points: float | None
+    bye: bool = False
+    forfeit: bool = False
+    first: bool = False  # he attacked first in the pairing's first game
+
+
+@dataclass
+class CrossRow:
+    line: StandingLine
+    cells: list[CrossCell | None]
+
+
+def crosstable(*, tournament: Tournament) -> list[CrossRow]:
+    """Per entrant (in standings order) and round: opponents, his points, bye or forfeit (4 queries)."""
+    lines = standings(tournament=tournament)
+    seats = (
+        PairingEntrant.objects.filter(pairing__tournament=tournament)
+        .values_list("pairing_id", "pairing__round__number", "pairing__bye", "pairing__result_kind",
+                     "entrant_id", "entrant__number", "position", "points")
+        .order_by("pairing_id", "position")
+    )  # fmt: skip
+    by_pairing: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for seat in seats:
+        by_pairing[seat[0]].append(seat)
+    cells: dict[int, dict[int, CrossCell]] = defaultdict(dict)
+    for members in by_pairing.values():
+        for seat in members:
+            cells[seat[4]][seat[1]] = CrossCell(
+                round_number=seat[1], opponents=[f"e{other[5]}" for other in members if other is not seat],
+                points=seat[7], bye=seat[2], forfeit=seat[3] == ResultKind.FORFEIT, first=seat[6] == 0 and not seat[2],
+            )  # fmt: skip
+    count = max((round_number for row in cells.values() for round_number in row), default=0)
+    return [
+        CrossRow(line, [cells[line.entrant.pk].get(number) for number in range(1, count + 1)]) for line in lines
+    ]
+
+
+# --- an entrant ----------------------------------------------------------------------------------
+
+
+def entrant_pairings(*, entrant: Entrant) -> list[PairingLine]:
+    """Every pairing of an entrant, round by round, with the games and their records."""
+    pairings = _pairings_query().filter(seats__entrant=entrant).order_by("round__number")
+    return _pairing_lines(list(pairings))
+
+
+def user_tournament_games(*, user: User, limit: int = 10) -> list[tuple[Tournament, PairingLine, SeatLine]]:
+    """For a player's profile: his pairings in running tournaments' current rounds, the waiting first."""
+    entrants = list(
+        Entrant.objects.filter(Q(user=user) | Q(members__user=user), tournament__status=TournamentStatus.RUNNING)
+        .select_related("tournament").distinct()[:limit]
+    )  # fmt: skip
+    found = []
+    for entrant in entrants:
+        event = entrant.tournament
+        pairing = _pairings_query().filter(
+            tournament=event, round__number=event.current_round, seats__entrant=entrant
+        ).first()
+        if pairing is None or pairing.status == PairingStatus.FINISHED:
+            continue
+        line = _pairing_lines([pairing])[0]
+        found.append((event, line, next(seat for seat in line.seats if seat.entrant.pk == entrant.pk)))
+    return found
+
+
+# --- the log and disputes ------------------------------------------------------------------------
+
+
+def audit_log(*, tournament: Tournament, limit: int = AUDIT_PAGE) -> list[AuditEntry]:
+    return list(AuditEntry.objects.filter(tournament=tournament).select_related("actor").order_by("-at", "-pk")[:limit])
+
+
+def open_disputes(*, tournament: Tournament) -> list[Dispute]:
+    return list(
+        Dispute.objects.filter(tournament=tournament, status=DisputeStatus.OPEN)
+        .select_related("pairing__round", "filed_by").order_by("created")
+    )  # fmt: skip
+
+
+# --- the export ----------------------------------------------------------------------------------
+
+
+def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
+    """The whole tournament as DESIGN.md's "Tournament simulation output": entrants, every round's
+    pairings with their points, the standings with every tie-break (5 queries)."""
+    entrants = list(Entrant.objects.filter(tournament=tournament).select_related("user").order_by("number"))
+    listed = []
+    for entrant in entrants:
+        item: dict[str, Any] = {"id": entrant.key, "name": entrant_label(entrant), "rating": round(entrant.rating)}
+        if entrant.status != EntrantStatus.ACTIVE and entrant.left_after_round is not None:
+            item["withdrawn_after"] = entrant.left_after_round
+        listed.append(item)
+    seats = (
+        PairingEntrant.objects.filter(pairing__tournament=tournament)
+        .values_list("pairing__round__number", "pairing__board", "pairing__bye", "pairing__result_kind",
+                     "pairing__status", "entrant__number", "points", "forfeited")
+        .order_by("pairing__round__number", "pairing__board", "position")
+    )  # fmt: skip
+    boards: dict[int, dict[int, list[tuple[Any, ...]]]] = defaultdict(lambda: defaultdict(list))
+    for seat in seats:
+        boards[seat[0]][seat[1]].append(seat)
+    exported_rounds = []
+    for round_number in sorted(boards):
+        pairings = []
+        for board in sorted(boards[round_number]):
+            members = boards[round_number][board]
+            _, _, bye, kind, status, *_rest = members[0]
+            item = {"entrants": [f"e{seat[5]}" for seat in members]}
+            if bye:
+                item["bye"] = True
+            elif kind == ResultKind.FORFEIT and (len(members) == 2 or sum(not seat[7] for seat in members) < 2):
+                item["forfeit"] = True
+            else:
+                item["first"] = item["entrants"][0]
+                absent = [f"e{seat[5]}" for seat in members if seat[7]]
+                if absent:
+                    item["absent"] = absent
+            item["points"] = [number(seat[6]) for seat in members] if status == PairingStatus.FINISHED else None
+            pairings.append(item)
+        exported_rounds.append({"number": round_number, "pairings": pairings})
+    lines = [
+        {"rank": row.rank, "entrant": row.entrant.key, "points": number(row.points),
+         "tiebreaks": {name: number(value) for name, value in row.tiebreaks.items()}}
+        for row in StandingRow.objects.filter(tournament=tournament).select_related("entrant").order_by("rank", "entrant__number")
+    ]  # fmt: skip
+    return {
+        "format": tournament.format,
+        "seating": tournament.seating,
+        "rounds_planned": tournament.rounds_planned,
+        "entrants": listed,
+        "rounds": exported_rounds,
+        "standings": lines,
+    }
