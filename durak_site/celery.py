@@ -107,6 +107,9 @@ def _run_in_process(
         close_old_connections()
 
 
+# settings.GAMES_RECOVERY_SWEEP_S, read here from the environment too: this module loads before the settings.
+_RECOVERY_SWEEP_S = float(os.environ.get("GAMES_RECOVERY_SWEEP_S") or 15.0)
+
 app = Celery("durak_site", task_cls=DurakTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.update(
@@ -132,7 +135,7 @@ app.conf.update(
     },
     # Games whose next task was lost (a broker restarted empty, a worker killed) go on: games.recovery.
     beat_schedule={
-        "resume-stalled-games": {"task": "games.tasks.resume_stalled_games", "schedule": 15.0},
+        "resume-stalled-games": {"task": "games.tasks.resume_stalled_games", "schedule": _RECOVERY_SWEEP_S},
         # Tournaments whose timed task was lost, or is too far ahead to wait on the broker: tournaments.tasks.
         "tournaments-sweep": {"task": "tournaments.tasks.sweep", "schedule": 30.0},
     },

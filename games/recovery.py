@@ -11,7 +11,8 @@ sweep finds such games from what the database says and schedules their task agai
 
 Each task takes the version it answers and the services re-check it under the game's row lock, so a task
 that was not lost after all, and its copy, change the game once. The sweep runs every
-`SWEEP_INTERVAL_S` seconds: from Celery beat with a broker, from the in-process runner without one.
+`settings.GAMES_RECOVERY_SWEEP_S` seconds (15): from Celery beat with a broker (durak_site/celery.py),
+from the in-process runner without one.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import datetime
 import logging
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
@@ -30,9 +32,7 @@ from games.turns import waiting_seats
 
 logger = logging.getLogger(__name__)
 
-SWEEP_INTERVAL_S = 15.0
 TIMER_SLACK_S = 5.0
-BOT_AFTER_S = 20.0
 
 
 @dataclass(frozen=True)
@@ -47,10 +47,12 @@ class Resumed:
 
 
 def stalled_games(
-    *, now: datetime.datetime | None = None, slack_s: float = TIMER_SLACK_S, bot_after_s: float = BOT_AFTER_S
+    *, now: datetime.datetime | None = None, slack_s: float = TIMER_SLACK_S, bot_after_s: float | None = None
 ) -> Resumed:
     """What the sweep would schedule now, as game ids (reads only)."""
     now = now or timezone.now()
+    if bot_after_s is None:
+        bot_after_s = float(settings.GAMES_RECOVERY_BOT_AFTER_S)
     timers: list[int] = []
     bot_moves: list[int] = []
     playing = Game.objects.filter(status=GameStatus.PLAYING, deadline__isnull=False).select_related("table")
@@ -113,7 +115,7 @@ def _sweep_in_process() -> None:
         logger.exception("the sweep for stalled games failed")
     finally:
         close_old_connections()
-        in_process_runner().submit(call=_sweep_in_process, delay_s=SWEEP_INTERVAL_S)
+        in_process_runner().submit(call=_sweep_in_process, delay_s=float(settings.GAMES_RECOVERY_SWEEP_S))
 
 
 def start_in_process_sweeps(*, first_in_s: float = 2.0) -> None:

@@ -29,7 +29,7 @@ def finalise_game(game_id: int) -> None:
 
 @shared_task(name="games.tasks.resume_stalled_games", soft_time_limit=60, time_limit=90)
 def resume_stalled_games() -> int:
-    """Beat runs this every games.recovery.SWEEP_INTERVAL_S seconds: games whose task was lost go on."""
+    """Beat runs this every settings.GAMES_RECOVERY_SWEEP_S seconds: games whose task was lost go on."""
     from games.recovery import games_resume_stalled
 
     return games_resume_stalled().total

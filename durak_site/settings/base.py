@@ -139,6 +139,11 @@ CELERY_BROKER_URL = BACKENDS.celery_broker_url
 CELERY_RESULT_BACKEND = BACKENDS.celery_result_backend
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# games.recovery: how often beat sweeps for games whose next task was lost (a broker restarted empty, a
+# worker killed), and how long a bot seat may stay silent before its move is scheduled again. Beat's
+# schedule (durak_site/celery.py) reads the same variable.
+GAMES_RECOVERY_SWEEP_S = env.float("GAMES_RECOVERY_SWEEP_S", default=15.0)
+GAMES_RECOVERY_BOT_AFTER_S = env.float("GAMES_RECOVERY_BOT_AFTER_S", default=20.0)
 
 LOGGING = {
     "version": 1,
