@@ -13,13 +13,19 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from durak_site.routing import websocket_urlpatterns  # noqa: E402
+from api.middleware import TokenAuthMiddleware  # noqa: E402
+from api.routing import BOT_PREFIX, bot_websocket_urlpatterns  # noqa: E402
+from durak_site.routing import PathPrefixRouter, websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_http_application,
-        # The Origin check refuses pages of other sites that would ride on a player's session cookie.
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns()))),
+        "websocket": PathPrefixRouter(
+            # Bots authenticate with an API token in the handshake's Authorization header, never a cookie.
+            {BOT_PREFIX: TokenAuthMiddleware(URLRouter(bot_websocket_urlpatterns))},
+            # The Origin check refuses pages of other sites that would ride on a player's session cookie.
+            default=AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns()))),
+        ),
     }
 )
 

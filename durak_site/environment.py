@@ -68,6 +68,14 @@ def channel_layer_settings(*, redis_url: str | None) -> dict[str, Any]:
     }
 
 
+def cache_settings(*, redis_url: str | None) -> dict[str, Any]:
+    """Django's cache: the API's rate limits count there, so every server process must share it."""
+    if not redis_url:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    return {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url,
+                        "KEY_PREFIX": "durak"}}
+
+
 def backends_from_environment(environment: Mapping[str, str], *, base_dir: Path) -> Backends:
     database_url = environment.get("DATABASE_URL") or None
     redis_url = environment.get("REDIS_URL") or None

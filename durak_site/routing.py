@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from pathlib import Path
+from typing import Any
 
 from django.apps import apps
 from django.conf import settings
@@ -38,3 +39,20 @@ def app_websocket_urlpatterns() -> list[URLPattern | URLResolver]:
 
 def websocket_urlpatterns() -> list[URLPattern | URLResolver]:
     return site_websocket_urlpatterns + app_websocket_urlpatterns()
+
+
+class PathPrefixRouter:
+    """An ASGI application that hands a connection to the application of the first prefix its path starts
+    with, else to `default`: routes that need another authentication stack (the bot socket's token) than
+    the site's cookies."""
+
+    def __init__(self, prefixes: dict[str, Any], *, default: Any) -> None:
+        self.prefixes = prefixes
+        self.default = default
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        path = scope.get("path", "")
+        for prefix, application in self.prefixes.items():
+            if path.startswith(prefix):
+                return await application(scope, receive, send)
+        return await self.default(scope, receive, send)

@@ -227,7 +227,11 @@ def rating_rate_result(*, result: Result) -> list[RatingChange] | None:
         logger.warning("game %s: not rated, a seat has no player", game.pk)
         return None
     people = [player for player in players if player is not None]
-    if pool.humans_only and any(player.is_bot for player in people):
+    if pool.humans_only and (
+        any(player.is_bot for player in people)
+        # A bot account (api.models.BotAccount: a program plays it) counts as a bot here too.
+        or User.objects.filter(pk__in=[player.pk for player in people], bot_account__isnull=False).exists()
+    ):
         logger.info("game %s: not rated, pool %s is for people only and a bot played", game.pk, pool.slug)
         return None
     if len({player.pk for player in people}) != len(people):

@@ -10,7 +10,7 @@ from pathlib import Path
 import environ
 from django.utils.translation import gettext_lazy as _
 
-from durak_site.environment import backends_from_environment
+from durak_site.environment import backends_from_environment, cache_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -40,6 +40,11 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "ratings",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -144,6 +149,39 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # schedule (durak_site/celery.py) reads the same variable.
 GAMES_RECOVERY_SWEEP_S = env.float("GAMES_RECOVERY_SWEEP_S", default=15.0)
 GAMES_RECOVERY_BOT_AFTER_S = env.float("GAMES_RECOVERY_BOT_AFTER_S", default=20.0)
+
+# The REST API (api/, docs/api.md): tokens or the session, rate limits per user (per address for anonymous
+# callers) counted in the shared cache, pages of 50, OpenAPI 3 schema at /api/schema/.
+CACHES = cache_settings(redis_url=os.environ.get("REDIS_URL") or None)
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.AnonRateThrottle", "api.throttling.UserRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("API_RATE_ANON", default="120/minute"),
+        "user": env.str("API_RATE_USER", default="600/minute"),
+    },
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Pages",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Durak championships API",
+    "DESCRIPTION": "Tables, games and their records, players, ratings and the bot API. See docs/api.md.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.add_error_responses"],
+    "ENUM_NAME_OVERRIDES": {"GameStatusEnum": "games.models.GameStatus", "TableStatusEnum": "games.models.TableStatus"},
+}
 
 LOGGING = {
     "version": 1,

@@ -21,3 +21,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     _test_database_name = f"test_{DATABASES['default']['NAME']}_{os.getpid()}"
 DATABASES["default"]["TEST"] = {"NAME": _test_database_name}
+
+# Rate-limit counters of one test run are not seen by the next one on the same Redis.
+CACHES["default"]["KEY_PREFIX"] = f"durak-test-{os.getpid()}"
