@@ -52,6 +52,7 @@ async def _player(
     `surrender_after`, give up once that many moves of his own landed after a reconnection (to keep the
     test short: what matters is that play goes on after the restart)."""
     import websockets
+    from websockets.typing import Origin
 
     rng = random.Random(seed)
     url = f"ws://127.0.0.1:{port}/ws/game/{game_id}/"
@@ -60,9 +61,8 @@ async def _player(
     give_up = time.monotonic() + 400
     while time.monotonic() < give_up:
         try:
-            async with websockets.connect(
-                url, additional_headers={"Cookie": cookie}, origin=f"http://127.0.0.1:{port}"
-            ) as socket:  # type: ignore[arg-type]
+            origin = Origin(f"http://127.0.0.1:{port}")
+            async with websockets.connect(url, additional_headers={"Cookie": cookie}, origin=origin) as socket:
                 await socket.send(json.dumps({"type": "sync"}))
                 async for raw in socket:
                     message = json.loads(raw)
