@@ -11,6 +11,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
     path("ratings/", include("ratings.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("api/", include("api.urls")),
     path("", include("api.page_urls")),
     path("admin/", admin.site.urls),

@@ -313,12 +313,14 @@ def game_start_reserved(
     first_attacker: int | None = None,
 ) -> Game:
     """Open a table whose seats are taken at once by the named accounts, in seat order, and deal: a
-    scheduled game such as a tournament's. A bot account plays its own seat at its own level."""
+    scheduled game such as a tournament's. A bot account plays its own seat at its own level (one bot
+    account may hold several seats, as table_fill_bots seats it; a person holds one)."""
+    people = [player.pk for player in players if not player.is_bot]
+    if len(set(people)) != len(people):
+        raise ValidationError(_("A player cannot take two seats at one table."))
     table = table_create(
         owner=owner, rules=rules, seats=len(players), rated=rated, turn_seconds=turn_seconds, name=name
     )
-    if len({player.pk for player in players}) != len(players):
-        raise ValidationError(_("A player cannot take two seats at one table."))
     for number, player in enumerate(players):
         Seat.objects.filter(table=table, number=number).update(user=player, bot_level=player.bot_level or "")
     return game_start(table=table, first_attacker=first_attacker)

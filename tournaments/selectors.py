@@ -9,7 +9,7 @@ import csv
 import io
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q
@@ -35,18 +35,22 @@ def number(value: float | None) -> float | int | None:
 # --- lists ---------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
+class PastTournament:
+    tournament: Tournament
+    winners: list[str]
+
+
+@dataclass(frozen=True)
 class TournamentLists:
     open: Sequence[Tournament]
     running: Sequence[Tournament]
-    past: Sequence[Tournament]
-    winners: dict[int, list[str]] = field(default_factory=dict)
+    past: Sequence[PastTournament]
 
 
-def tournament_lists(*, now: Any = None) -> TournamentLists:
-    """Upcoming (registration open or soon), running, and past tournaments with their winners; the
-    entrants are counted (annotated ``entrant_count``)."""
-    now = now or timezone.now()
+def tournament_lists() -> TournamentLists:
+    """Upcoming (open for registration), running, and past tournaments with their winners; the entrants
+    still in are counted (annotated ``entrant_count``). Four queries."""
     counted = Tournament.objects.annotate(
         entrant_count=Count("entrants", filter=Q(entrants__status=EntrantStatus.ACTIVE))
     ).select_related("rating_pool", "director")
@@ -62,7 +66,9 @@ def tournament_lists(*, now: Any = None) -> TournamentLists:
         tournament__in=[event.pk for event in past if event.status == TournamentStatus.FINISHED], rank=1
     ).select_related("entrant__user").order_by("entrant__number"):
         winners[row.tournament_id].append(entrant_label(row.entrant))
-    return TournamentLists(open=upcoming, running=running, past=past, winners=dict(winners))
+    return TournamentLists(
+        open=upcoming, running=running, past=[PastTournament(event, winners.get(event.pk, [])) for event in past]
+    )
 
 
 def entrant_label(entrant: Entrant) -> str:

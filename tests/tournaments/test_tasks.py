@@ -119,5 +119,5 @@ def test_a_scheduled_tournament_runs_by_itself(request: pytest.FixtureRequest, m
     assert StandingRow.objects.filter(tournament=event).count() == 4
     assert all(pairing.status == PairingStatus.FINISHED for pairing in Pairing.objects.filter(tournament=event))
     if not settings.TASKS_IN_PROCESS:
-        assert "tournaments.tasks.sweep" in beat.log()  # type: ignore[possibly-undefined]
-        assert "tournaments.tasks.start_round" in worker.log()  # type: ignore[possibly-undefined]
+        assert "tournaments.tasks.sweep" in beat.log()
+        assert "tournaments.tasks.start_round" in worker.log()

@@ -1,0 +1,27 @@
+"""URLs of the tournament pages, under /tournaments/ (durak_site.urls); "tournaments:list" is the
+navigation's Tournaments."""
+
+from django.urls import path
+
+from tournaments import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", views.tournament_list, name="list"),
+    path("new/", views.tournament_create, name="create"),
+    path("<int:tournament_id>/", views.tournament_detail, name="detail"),
+    path("<int:tournament_id>/live/", views.tournament_live, name="live"),
+    path("<int:tournament_id>/register/", views.tournament_register, name="register"),
+    path("<int:tournament_id>/withdraw/", views.tournament_withdraw, name="withdraw"),
+    path("<int:tournament_id>/pairing/<int:pairing_id>/seat/", views.pairing_check_in, name="check-in"),
+    path("<int:tournament_id>/pairing/<int:pairing_id>/dispute/", views.dispute_file, name="dispute"),
+    path("<int:tournament_id>/round/<int:number>/", views.round_page, name="round"),
+    path("<int:tournament_id>/crosstable/", views.crosstable_page, name="crosstable"),
+    path("<int:tournament_id>/entrant/<int:number>/", views.entrant_page, name="entrant"),
+    path("<int:tournament_id>/log/", views.audit_page, name="log"),
+    path("<int:tournament_id>/standings.csv", views.standings_csv, name="standings-csv"),
+    path("<int:tournament_id>/tournament.json", views.export_json, name="export"),
+    path("<int:tournament_id>/direct/", views.direct_page, name="direct"),
+    path("<int:tournament_id>/direct/<str:act>/", views.direct_act, name="act"),
+]
