@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
@@ -28,6 +29,9 @@ class User(AbstractUser):
     is_bot = models.BooleanField(_("bot"), default=False)
     bot_engine = models.CharField(_("bot engine"), max_length=40, blank=True)
     bot_level = models.CharField(_("bot level"), max_length=10, choices=BotLevel.choices, blank=True)
+    # Bumped to log the account out everywhere (accounts.services.user_sessions_revoke): it is part of the
+    # hash every session is checked against, as the password is.
+    session_generation = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("user")
@@ -48,6 +52,15 @@ class User(AbstractUser):
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
+
+    def _get_session_auth_hash(self, secret: str | None = None) -> str:
+        """Django's hash of the password, with the session generation mixed in once it was bumped (so that
+        generation 0 gives the hash Django would, and nobody is logged out by this code arriving)."""
+        if not self.session_generation:
+            return super()._get_session_auth_hash(secret=secret)  # type: ignore[misc]
+        key_salt = "accounts.User.session_auth_hash"
+        value = f"{self.password}:{self.session_generation}"
+        return salted_hmac(key_salt, value, secret=secret, algorithm="sha256").hexdigest()
 
 
 class LedgerKind(models.TextChoices):

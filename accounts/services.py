@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db import transaction
+from django.db.models import F
 
 from accounts.ledger import STARTING_GRANT, STARTING_GRANT_NOTE
 from accounts.models import BotLevel, LedgerEntry, LedgerKind, User
@@ -34,6 +35,14 @@ def user_profile_update(*, user: User, display_name: str, country: str, preferre
     user.preferred_language = preferred_language
     user.full_clean(exclude=["password"])
     user.save(update_fields=["display_name", "country", "preferred_language"])
+    return user
+
+
+def user_sessions_revoke(*, user: User) -> User:
+    """Log the account out of every session (every browser, every device): each is checked against a
+    hash that now differs. The caller keeps its own session with update_session_auth_hash."""
+    User.objects.filter(pk=user.pk).update(session_generation=F("session_generation") + 1)
+    user.refresh_from_db(fields=["session_generation"])
     return user
 
 

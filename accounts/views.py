@@ -6,7 +6,7 @@ from typing import cast
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.decorators import login_required
@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
 from accounts.selectors import user_roles
-from accounts.services import user_profile_update, user_sign_up
+from accounts.services import user_profile_update, user_sessions_revoke, user_sign_up
 
 
 def _remember_language(response: HttpResponse, language: str) -> HttpResponse:
@@ -94,6 +94,16 @@ def profile(request: HttpRequest) -> HttpResponse:
     return render(
         request, "accounts/profile.html", {"form": form, "profile_user": user, "roles": user_roles(user=user)}
     )
+
+
+@login_required
+@require_http_methods(["POST"])
+def sessions_revoke(request: HttpRequest) -> HttpResponse:
+    """Log out on every other browser and device; this one stays logged in."""
+    user = user_sessions_revoke(user=cast(User, request.user))
+    update_session_auth_hash(request, user)
+    messages.success(request, _("You are logged out on every other browser and device."))
+    return redirect("accounts:profile")
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
