@@ -12,7 +12,6 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from accounts.models import User
-from api.models import BotAccount
 from games.models import Game, GameStatus, Seat, Table
 from ratings.models import RatedGame, RatingChange
 
@@ -53,10 +52,8 @@ def players() -> QuerySet[User]:
 
 def is_program_bot(user: User) -> bool:
     """Played by a program through the bot API (the relation is loaded by `players`)."""
-    try:
-        return user.bot_account is not None  # type: ignore[attr-defined]
-    except BotAccount.DoesNotExist:
-        return False
+    # A missing reverse one-to-one raises RelatedObjectDoesNotExist, an AttributeError.
+    return hasattr(user, "bot_account")
 
 
 def rating_history(*, user: User) -> QuerySet[RatingChange]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -177,11 +176,11 @@ class GameDetailSerializer(GameSerializer):
     class Meta(GameSerializer.Meta):
         fields = [*GameSerializer.Meta.fields, "deck", "salt", "rating_changes"]
 
-    @extend_schema_field(OpenApiTypes.STR)
+    @extend_schema_field(serializers.CharField(allow_null=True))
     def get_deck(self, game: Game) -> str | None:
         return game.revealed_deck or None if game.status == GameStatus.FINISHED else None
 
-    @extend_schema_field(OpenApiTypes.STR)
+    @extend_schema_field(serializers.CharField(allow_null=True))
     def get_salt(self, game: Game) -> str | None:
         return game.salt if game.status == GameStatus.FINISHED and game.revealed_deck else None
 

@@ -3,7 +3,7 @@
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import views
+from api import tournaments, views
 
 app_name = "api"
 
@@ -47,6 +47,20 @@ v1 = [
     path("tokens/", views.TokenList.as_view(), name="tokens"),
     path("tokens/<id:pk>/", views.TokenDetail.as_view(), name="token"),
     path("records/analysis/", views.RecordAnalysis.as_view(), name="record-analysis"),
+    path("tournaments/", tournaments.TournamentList.as_view(), name="tournaments"),
+    path("tournaments/<id:pk>/", tournaments.TournamentDetail.as_view(), name="tournament"),
+    path("tournaments/<id:pk>/entrants/", tournaments.TournamentEntrants.as_view(), name="tournament-entrants"),
+    path("tournaments/<id:pk>/rounds/", tournaments.TournamentRounds.as_view(), name="tournament-rounds"),
+    path("tournaments/<id:pk>/standings/", tournaments.TournamentStandings.as_view(), name="tournament-standings"),
+    path("tournaments/<id:pk>/export/", tournaments.TournamentExport.as_view(), name="tournament-export"),
+    path("tournaments/<id:pk>/audit/", tournaments.TournamentAudit.as_view(), name="tournament-audit"),
+    path("tournaments/<id:pk>/register/", tournaments.TournamentRegister.as_view(), name="tournament-register"),
+    path("tournaments/<id:pk>/withdraw/", tournaments.TournamentWithdraw.as_view(), name="tournament-withdraw"),
+    path("tournaments/<id:pk>/start/", tournaments.TournamentStart.as_view(), name="tournament-start"),
+    path("tournaments/<id:pk>/pairings/<id:pairing_id>/result/", tournaments.PairingResult.as_view(),
+         name="pairing-result"),
+    path("tournaments/<id:pk>/pairings/<id:pairing_id>/forfeit/", tournaments.PairingForfeit.as_view(),
+         name="pairing-forfeit"),
 ]
 
 urlpatterns = [

@@ -452,8 +452,8 @@ class RecordAnalysis(APIView):
         return Response(analysis)
 
 
+@extend_schema(exclude=True)
 @api_view(["GET", "POST", "PUT", "PATCH", "DELETE"])
 @permission_classes([permissions.AllowAny])
-@extend_schema(exclude=True)
 def not_found(request: Request) -> Response:
     return Response({"detail": "no such API address"}, status=status.HTTP_404_NOT_FOUND)

@@ -81,7 +81,9 @@ def play(server: str, token: str, game_id: int, *, seed: int | None = None, verb
         for raw in socket:
             message = json.loads(raw)
             if message["type"] == "game.error":
-                # A stale move (the game moved on meanwhile) is followed by the current view: answer that one.
+                # Our last move was refused and changed nothing. A stale one (the game moved on meanwhile) is
+                # followed by the current view: answer that one.
+                moves -= 1
                 if verbose:
                     print(f"refused: {message['code']}: {message['message']}", file=sys.stderr)
                 continue

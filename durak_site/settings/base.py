@@ -180,7 +180,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.add_error_responses"],
-    "ENUM_NAME_OVERRIDES": {"GameStatusEnum": "games.models.GameStatus", "TableStatusEnum": "games.models.TableStatus"},
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.GameStatus", "TableStatusEnum": "games.models.TableStatus",
+        "TournamentFormatEnum": "tournaments.models.Format",
+    },
 }
 
 LOGGING = {
