@@ -17,7 +17,9 @@ heads-up and 4 players (two seats each, alternating round the table), podkidnoy 
 1,000 games or more, pairings with a search bot fewer (the table prints every count). An all-variants
 ladder is printed beside the figures' one. Games run in worker processes, one game per task.
 
-Usage: ``python bench/bots.py [--quick] [--json PATH] [--workers=N]`` (2 workers by default). ``--quick`` caps the search bots at
+Usage: ``python bench/bots.py [--quick] [--json PATH] [--workers=N] [--minutes=M]`` (2 workers by default;
+``--minutes`` starts no game after M minutes of wall-clock time and reports the games played, every pairing
+having played a like part of its count). ``--quick`` caps the search bots at
 a few hundred iterations a move and plays few games: it checks that everything runs, not the figures.
 """
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import multiprocessing.pool
 import random
 import sys
 import time
@@ -67,11 +70,12 @@ def _searched(search_vs_heuristic: int, others: int, hard: int, both: int) -> di
     }
 
 
+# A search game costs about 10 CPU seconds (the expert's) or 3 (the hard level's); the figures' variant gets most.
 FULL_GAMES = {
-    ("podkidnoy", 2): Plan(2000, _searched(200, 100, 100, 60)),
-    ("perevodnoy", 2): Plan(1000, _searched(16, 16, 16, 8)),
-    ("podkidnoy", 4): Plan(1000, _searched(8, 8, 8, 4)),
-    ("perevodnoy", 4): Plan(1000, _searched(8, 8, 8, 4)),
+    ("podkidnoy", 2): Plan(2000, _searched(120, 20, 20, 10)),
+    ("perevodnoy", 2): Plan(1000, _searched(4, 4, 4, 2)),
+    ("podkidnoy", 4): Plan(1000, _searched(2, 2, 2, 2)),
+    ("perevodnoy", 4): Plan(1000, _searched(2, 2, 2, 2)),
 }
 QUICK_GAMES = {
     ("podkidnoy", 2): Plan(400, _searched(6, 2, 2, 2)),
@@ -103,8 +107,10 @@ class Outcome:
 def bot_for(name: str, quick: bool) -> ObservationPolicy:
     bot_name = dict(ENTRANTS)[name]
     bot = BOTS[bot_name]
-    if quick and isinstance(bot, SearchBot):
-        return SearchBot(seconds=bot.seconds, iterations=min(bot.iterations, QUICK_SEARCH_ITERATIONS))
+    if isinstance(bot, SearchBot):
+        # Strength per CPU second: the level's wall-clock cap (which binds only on a busy machine) is left out,
+        # so that other work on the machine does not weaken the bot under test.
+        return SearchBot(seconds=bot.seconds, iterations=min(bot.iterations, QUICK_SEARCH_ITERATIONS) if quick else bot.iterations)
     return bot
 
 
@@ -148,6 +154,7 @@ class Results:
     seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     moves: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     longest: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    played: int = 0
 
     def add(self, outcome: Outcome) -> None:
         task = outcome.task
@@ -174,8 +181,12 @@ def tasks_for(quick: bool) -> list[Task]:
                 searched = {first, second} & SEARCHERS
                 count = plan.searched.get((first, second), 0) if searched else plan.fast
                 tasks += [Task(variant, first, second, game, quick) for game in range(count)]
-    # The long games first, so that the workers do not finish with one long game left each.
-    tasks.sort(key=lambda task: -len({task.first, task.second} & SEARCHERS) * task.variant[1])
+    # Every pairing advances at the same pace (a game's place is its share of its pairing's count), so that a
+    # run stopped by --minutes has played a like part of every pairing; the mirrored game of a deal follows it.
+    counts: dict[tuple[tuple[str, int], str, str], int] = defaultdict(int)
+    for task in tasks:
+        counts[(task.variant, task.first, task.second)] += 1
+    tasks.sort(key=lambda task: ((task.game // 2 * 2) / counts[(task.variant, task.first, task.second)], task.game))
     return tasks
 
 
@@ -208,27 +219,45 @@ def fit_elo(tallies: Sequence[tuple[str, str, int, int]], anchor: str, anchor_ra
     return {name: anchor_rating + 400 * math.log10(gamma[name]) for name in names}
 
 
-def run(tasks: list[Task], workers: int) -> Results:
+def run(tasks: list[Task], workers: int, minutes: float | None = None) -> Results:
+    """Play ``tasks`` on ``workers`` processes. With ``minutes`` no game starts after that much wall-clock
+    time; the games begun are finished and counted, and the tables say how many each pairing played."""
     results = Results()
     started = time.monotonic()
+    deadline = started + 60 * minutes if minutes else math.inf
     last_report = started
+    done = 0
+    pending = list(reversed(tasks))
+    running: list[multiprocessing.pool.AsyncResult[Outcome]] = []
     with multiprocessing.Pool(workers) as pool:
-        for done, outcome in enumerate(pool.imap_unordered(play_task, tasks, chunksize=1), start=1):
-            results.add(outcome)
+        while pending or running:
+            while pending and len(running) < 2 * workers and time.monotonic() < deadline:
+                running.append(pool.apply_async(play_task, (pending.pop(),)))
+            if not running:
+                break
+            running[0].wait(0.2)
+            finished = [result for result in running if result.ready()]
+            running = [result for result in running if not result.ready()]
+            for result in finished:
+                results.add(result.get())
+                done += 1
             now = time.monotonic()
-            if now - last_report >= 15 or done == len(tasks):
+            if now - last_report >= 30 or not (pending or running):
                 last_report = now
-                elapsed = now - started
-                print(f"  {done:,}/{len(tasks):,} games, {elapsed:,.0f} s", file=sys.stderr, flush=True)
+                print(f"  {done:,}/{len(tasks):,} games, {now - started:,.0f} s", file=sys.stderr, flush=True)
+    results.played = done
     return results
 
 
 def main() -> None:
-    parser_args = [arg for arg in sys.argv[1:] if not arg.startswith("--workers")]
+    parser_args = [arg for arg in sys.argv[1:] if not arg.startswith(("--workers", "--minutes"))]
     workers = 2
+    minutes: float | None = None
     for arg in sys.argv[1:]:
         if arg.startswith("--workers="):
             workers = int(arg.split("=", 1)[1])
+        if arg.startswith("--minutes="):
+            minutes = float(arg.split("=", 1)[1])
     args = parse_args(__doc__.splitlines()[0] if __doc__ else "bot benchmark", parser_args)
     tasks = tasks_for(args.quick)
     bots_compiled = not str(search_module.__file__).endswith(".py")
@@ -239,7 +268,9 @@ def main() -> None:
         if level.bot == "search":
             print(f"  {level.name}: search, {level.seconds:g} s and {level.iterations:,} iterations a move at most")
     print("  search: the expert level\n", flush=True)
-    results = run(tasks, workers)
+    results = run(tasks, workers, minutes)
+    if results.played < len(tasks):
+        print(f"\n--minutes={minutes:g}: {results.played:,} of {len(tasks):,} planned games played", flush=True)
     names = [name for name, _bot in ENTRANTS]
 
     for variant in VARIANTS:
@@ -283,7 +314,8 @@ def main() -> None:
         "elo_hard": round(main_ladder["hard"], 1),
         "s_per_move_hard": round(results.seconds["hard"] / max(1, results.moves["hard"]), 4),
         "s_per_move_heuristic": round(results.seconds["heuristic"] / max(1, results.moves["heuristic"]), 6),
-        "games": len(tasks),
+        "games": results.played,
+        "games_planned": len(tasks),
         "quick": 1 if args.quick else 0,
         "engine_compiled": 1 if is_compiled() else 0,
         "bots_compiled": 1 if bots_compiled else 0,

@@ -18,7 +18,8 @@ A bot always returns one of ``observation.legal``. It never cheats and accuses o
 illegal; when the engine makes it act with no honest move (a cheating table), it makes the least harmful one.
 
 Levels a player picks at a table (``policy_for_level``): easy (random moves mixed with the heuristic's),
-medium (the heuristic), hard (search, 0.3 s a move), expert (search, 1 s a move).
+medium (the heuristic), hard (search, 0.3 s a move), expert (search, 1 s a move); CPU seconds, and a search
+also stops after 1 s (hard) or 3 s (expert) of wall-clock time on a busy server.
 """
 
 from __future__ import annotations
@@ -52,9 +53,12 @@ BOTS: dict[str, ObservationPolicy] = {
     "easy": easy_choose,
     "heuristic": heuristic.choose,
     "medium": heuristic.choose,
-    "hard": SearchBot(seconds=LEVELS["hard"].seconds, iterations=LEVELS["hard"].iterations),
-    "expert": SearchBot(seconds=LEVELS["expert"].seconds, iterations=LEVELS["expert"].iterations),
-    "search": SearchBot(seconds=LEVELS["expert"].seconds, iterations=LEVELS["expert"].iterations),
+    "hard": SearchBot(seconds=LEVELS["hard"].seconds, iterations=LEVELS["hard"].iterations,
+                      wall_seconds=LEVELS["hard"].wall_seconds),
+    "expert": SearchBot(seconds=LEVELS["expert"].seconds, iterations=LEVELS["expert"].iterations,
+                        wall_seconds=LEVELS["expert"].wall_seconds),
+    "search": SearchBot(seconds=LEVELS["expert"].seconds, iterations=LEVELS["expert"].iterations,
+                        wall_seconds=LEVELS["expert"].wall_seconds),
 }
 
 POLICIES: dict[str, Policy] = {

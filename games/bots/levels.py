@@ -1,7 +1,8 @@
 """The levels a player picks for a bot at a table, and the easy level's bot.
 
 easy: the heuristic's move most of the time, a random honest move otherwise; medium: the heuristic;
-hard and expert: the search bot with a time budget of 0.3 s and 1 s a move (CPU time) and an iteration cap.
+hard and expert: the search bot with a time budget of 0.3 s and 1 s a move (CPU time) and an iteration cap,
+and at most 1 s and 3 s of wall-clock time, so that a bot answers in time when the server is busy.
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ class Level:
     bot: str              # heuristic, search or easy
     seconds: float = 0.0  # search: CPU seconds a move at most
     iterations: int = 0   # search: iterations a move at most
+    wall_seconds: float = 0.0  # search: wall-clock seconds a move at most (binds only on a loaded machine)
 
 
 LEVELS: Final[dict[str, Level]] = {
     "easy": Level("easy", "easy"),
     "medium": Level("medium", "heuristic"),
-    "hard": Level("hard", "search", seconds=0.3, iterations=4_000),
-    "expert": Level("expert", "search", seconds=1.0, iterations=20_000),
+    "hard": Level("hard", "search", seconds=0.3, iterations=4_000, wall_seconds=1.0),
+    "expert": Level("expert", "search", seconds=1.0, iterations=20_000, wall_seconds=3.0),
 }
 
 

@@ -4,6 +4,7 @@ the bots accuse every card they can tell was illegal and never cheat themselves.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -88,11 +89,25 @@ def test_levels_are_registered_and_ordered() -> None:
     hard, expert = policy_for_level("hard"), policy_for_level("expert")
     assert isinstance(hard, SearchBot) and isinstance(expert, SearchBot)
     assert hard.seconds < expert.seconds <= 1.0
+    # A busy server slows a search in wall-clock time; the cap keeps a bot's answer prompt at the table.
+    assert hard.wall_seconds is not None and expert.wall_seconds is not None
+    assert hard.seconds <= hard.wall_seconds < expert.wall_seconds <= 3.0
     assert policy_for_level("medium") is BOTS["heuristic"]
     with pytest.raises(ValueError):
         policy_for_level("grandmaster")
     with pytest.raises(ValueError):
         get_policy("grandmaster")
+
+
+def test_the_search_stops_at_its_wall_clock_cap() -> None:
+    """With CPU time and iterations to spare, the wall-clock cap ends the search."""
+    state = new_state(Rules(), 2, "wall-clock")
+    seat = actors(state)[0]
+    bot = SearchBot(seconds=60.0, iterations=10**9, wall_seconds=0.05)
+    started = time.perf_counter()
+    action = bot(observe(state, seat, 0), random.Random(3))
+    assert time.perf_counter() - started < 1.0
+    assert bot.last_iterations > 0 and action in legal_actions(state, seat)
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
