@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
+
 import django_filters
+from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
 
 from accounts.models import User
@@ -14,12 +17,18 @@ class GameFilter(django_filters.FilterSet):
     player = django_filters.CharFilter(method="filter_player", help_text="a username: games he played")
     rated = django_filters.BooleanFilter(method="filter_rated", help_text="counted for a rating pool")
     pool = django_filters.CharFilter(field_name="rated_game__pool__slug", help_text="a rating pool's slug")
-    finished_after = django_filters.IsoDateTimeFilter(field_name="finished", lookup_expr="gte")
-    finished_before = django_filters.IsoDateTimeFilter(field_name="finished", lookup_expr="lt")
+    finished_after = django_filters.IsoDateTimeFilter(method="filter_finished_after")
+    finished_before = django_filters.IsoDateTimeFilter(method="filter_finished_before")
 
     class Meta:
         model = Game
         fields: list[str] = []
+
+    def filter_finished_after(self, queryset: QuerySet[Game], name: str, value: datetime.datetime) -> QuerySet[Game]:
+        return queryset.filter(finished__gte=_utc(value))
+
+    def filter_finished_before(self, queryset: QuerySet[Game], name: str, value: datetime.datetime) -> QuerySet[Game]:
+        return queryset.filter(finished__lt=_utc(value))
 
     def filter_player(self, queryset: QuerySet[Game], name: str, value: str) -> QuerySet[Game]:
         return queryset.filter(table__seats__user__username=value).distinct()
@@ -56,3 +65,14 @@ class PlayerFilter(django_filters.FilterSet):
             return queryset
         bots = Q(is_bot=True) | Q(bot_account__isnull=False)
         return queryset.filter(bots) if value else queryset.exclude(bots)
+
+
+def _utc(moment: datetime.datetime) -> datetime.datetime:
+    """A moment in UTC: any offset ISO 8601 allows, but the database's range of years and offsets."""
+    try:
+        utc = moment.astimezone(datetime.UTC)
+    except (OverflowError, ValueError):
+        raise ValidationError("that moment is out of range") from None
+    if not 1 <= utc.year <= 9999:
+        raise ValidationError("that moment is out of range")
+    return utc

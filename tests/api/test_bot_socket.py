@@ -18,6 +18,7 @@ from durak_site.asgi import application
 from games import services as game_services
 from games.models import ActionLog, Game
 from tests.api.conftest import bot_account
+from tests.api.test_hidden_information import _card_tokens, _hidden_from
 from tests.games.factories import latest_game, person, table
 
 _spec = importlib.util.spec_from_file_location("bot_client", Path(__file__).resolve().parents[2] / "examples/bot_client.py")
@@ -85,6 +86,8 @@ async def test_a_bot_gets_its_seats_view_with_the_public_log_and_its_moves_go_th
         if message["type"] != "game.view":
             continue
         assert message["seat"] == 0 and "hand" in message["view"] and len(message["actions"]) == message["seq"]
+        hidden = await database_sync_to_async(lambda: _hidden_from(Game.objects.get(pk=game.pk), 0))()
+        assert not _card_tokens(message) & hidden, "the bot socket showed a hidden card"
         assert message["face_up"] == (await database_sync_to_async(lambda: Game.objects.get(pk=game.pk).record)())["stock"][-1]
         if message["status"] != "playing" or moves >= 4:
             break

@@ -323,3 +323,13 @@ def test_a_played_out_game_via_services_is_listed_with_its_result() -> None:
     assert listed["status"] == "finished" and listed["result"] is None  # over, not finalised yet
     game_services.game_finalise(game_id=game.pk)
     assert APIClient().get(f"/api/v1/games/{game.pk}/").json()["result"]["outcome"] in ("durak", "draw")
+
+
+def test_inputs_the_database_cannot_hold_are_refused_not_crashed_on() -> None:
+    client = APIClient()
+    assert client.get("/api/v1/players/?search=%00").status_code == 400
+    assert client.get("/api/v1/players/a%00b/").status_code == 400
+    assert client.post("/api/v1/records/analysis/", '{"rules": "\\u0000"}', content_type="application/json").status_code == 400
+    assert client.get("/api/v1/games/?finished_after=0001-01-01T00:00:00%2B23:59").status_code == 400
+    assert client.get("/api/v1/games/?finished_after=0187-10-08T07:47:21%2B21:02").status_code == 200
+    assert client.get("/api/v1/games/99999999999999999999/").status_code == 404
