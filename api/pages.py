@@ -101,7 +101,7 @@ def _board_strings() -> dict[str, str]:
     return {
         "deal": _("The deal"), "seat": _("seat"), "move": _("Move"), "trump": _("Trump"), "stock": _("stock"),
         "discard": _("discard"), "table": _("Table"), "result": _("Result"), "draw": _("a draw"),
-        "durak": _("durak"),
+        "durak": _("durak"), "attacking": _("attacking"), "defending": _("defending"), "out": _("out"),
     }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -97,12 +98,15 @@ class TableList(generics.ListCreateAPIView):
             raise ValidationError({"rated": "a rated game is never played at a cheating table"})
         if data["password"] and not data["private"]:
             raise ValidationError({"password": "only a private table has a password"})
-        table = game_services.table_create(
-            owner=_user(request), rules=rules, seats=data["seats"], stake=data["stake"], private=data["private"],
-            password=data["password"], rated=data["rated"], turn_seconds=data["turn_seconds"], name=data["name"],
-        )  # fmt: skip
-        if data["join"]:
-            game_services.table_join(table=table, user=_user(request))
+        # One transaction: a creator who cannot sit down (too few chips for the stake) leaves no table behind.
+        with transaction.atomic():
+            table = game_services.table_create(
+                owner=_user(request), rules=rules, seats=data["seats"], stake=data["stake"],
+                private=data["private"], password=data["password"], rated=data["rated"],
+                turn_seconds=data["turn_seconds"], name=data["name"],
+            )  # fmt: skip
+            if data["join"]:
+                game_services.table_join(table=table, user=_user(request))
         return _table_answer(table, status.HTTP_201_CREATED)
 
 

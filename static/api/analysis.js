@@ -49,8 +49,9 @@
       (state.trump_card ? " (" + state.trump_card + ")" : "")), text(" · " + (strings.stock || "stock") + ": " + state.stock +
       " · " + (strings.discard || "discard") + ": " + state.discard)]));
     state.hands.forEach(function (hand, seat) {
-      var role = seat === state.attacker ? " ⚔" : seat === state.defender ? " 🛡" : "";
-      if (state.out.indexOf(seat) >= 0) role += " ✓";
+      var role = seat === state.attacker ? " (" + (strings.attacking || "attacking") + ")" :
+        seat === state.defender ? " (" + (strings.defending || "defending") + ")" : "";
+      if (state.out.indexOf(seat) >= 0) role += " (" + (strings.out || "out") + ")";
       board.appendChild(row((strings.seat || "seat") + " " + seat + role, hand.map(card)));
     });
     var table = [];

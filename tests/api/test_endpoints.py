@@ -139,6 +139,8 @@ def test_table_refusals_carry_the_services_reasons() -> None:
     cheating = client.post("/api/v1/tables/", {"rules": {"cheating": True}, "seats": 2, "rated": True}, format="json")
     assert cheating.status_code == 400
     assert client.post("/api/v1/tables/", {"rules": {}, "seats": 5, "join": False}, format="json").status_code == 201
+    too_rich = client.post("/api/v1/tables/", {"rules": {}, "seats": 2, "stake": 1_000_000}, format="json")
+    assert too_rich.status_code == 400 and Table.objects.filter(stake=1_000_000).count() == 0
     private = table(anna, private=True)
     assert token_client(person("boris")).get(f"/api/v1/tables/{private.pk}/").status_code == 404
     joined = token_client(person("vera")).post(f"/api/v1/tables/{private.pk}/join/?link_token={private.link_token}",
