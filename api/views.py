@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Prefetch, QuerySet
@@ -45,7 +46,7 @@ def _user(request: Request) -> User:
 
 def _language(request: Request) -> str:
     wanted = request.query_params.get("lang", "")
-    return wanted if wanted in ("en", "ru") else game_selectors.user_language(_user(request))
+    return wanted if wanted in dict(settings.LANGUAGES) else game_selectors.user_language(_user(request))
 
 
 # --- tables -------------------------------------------------------------------------------------
