@@ -73,13 +73,15 @@ def bot_account_ensure(*, username: str, display_name: str, engine: str, level: 
 
 @transaction.atomic
 def admin_account_ensure(*, username: str, email: str, password: str) -> User:
-    """Create the administrator, or reset its password (the demo prints a new one at every start)."""
+    """Create the administrator, or reset its password (the demo prints a new one at every start). He gets
+    the starting grant like anyone who signs up, so that he can sit down at a table with a stake."""
     admin, _ = User.objects.select_for_update().get_or_create(username=username, defaults={"email": email})
     if admin.is_bot:
         raise ValidationError({"username": f"{username!r} is a bot account"})
     admin.is_staff = admin.is_superuser = admin.is_active = True
     admin.set_password(password)
     admin.save()
+    ledger_starting_grant_ensure(user=admin)
     return admin
 
 

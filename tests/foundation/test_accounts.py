@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
 
+from accounts.ledger import STARTING_GRANT, ledger_balance
 from accounts.models import BotLevel, User
 from accounts.roles import TOURNAMENT_DIRECTOR_PERMISSIONS, Role
 from accounts.selectors import user_roles
@@ -308,6 +309,8 @@ def test_demo_data_prints_a_working_admin_password_and_creates_bots() -> None:
     assert passwords[0].group(1) != passwords[1].group(1)
     admin = authenticate(username="admin", password=passwords[1].group(1))
     assert isinstance(admin, User) and admin.is_superuser
+    # He can sit at a staked table: the starting grant, once however often the demo is loaded.
+    assert ledger_balance(user=admin) == STARTING_GRANT
     bots = User.objects.filter(is_bot=True)
     assert bots.count() == 4
     assert {bot.bot_level for bot in bots} == {level.value for level in BotLevel}
