@@ -14,9 +14,15 @@ the number of games divided by the server's throughput). The latency of a move i
 sending it to receiving the view of the next version; think time is not part of it. An error is a
 `game.error` message, a socket that fails, or a game that does not finish within the time allowed.
 
+By default two Daphne processes serve the games (a game's two seats on one of them, as behind a balancer
+that keeps a game's players together) and one Celery worker of two processes takes the games and bots
+queues. Besides the figures the table shows the CPU time the servers, the workers and the clients spent
+per action, and the machine's load average before and after: on a shared machine the latencies say as
+much about the neighbours as about the site.
+
     python bench/live.py                      # 100 games
     python bench/live.py --quick              # 10 games
-    python bench/live.py --games 50 --think-ms 0 --servers 2
+    python bench/live.py --games 50 --think-ms 0 --servers 1
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -98,16 +105,20 @@ def create_games(count: int) -> list[tuple[int, list[str]]]:
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
+    from django.utils.module_loading import import_string
 
     from accounts.models import User
     from games import services
     from games.engine import Rules
     from games.models import Game
 
+    # The backend that finds a session's user (the first may only throttle log-ins).
+    backend = next(path for path in settings.AUTHENTICATION_BACKENDS if hasattr(import_string(path), "get_user"))
+
     def session_cookie(user: User) -> str:
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[BACKEND_SESSION_KEY] = backend
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.save()
         return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
@@ -201,13 +212,48 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) used so far by a process and its live descendants (Linux /proc)."""
+    total, pending = 0.0, [pid]
+    tick = os.sysconf("SC_CLK_TCK")
+    while pending:
+        current = pending.pop()
+        try:
+            with open(f"/proc/{current}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children", encoding="ascii") as children:
+                    pending.extend(int(child) for child in children.read().split())
+        except (OSError, ValueError, IndexError):
+            continue  # gone, or not Linux: the figure is a guide, not a result
+    return total
+
+
+def start_daphne(stack: contextlib.ExitStack, environment: dict[str, str]) -> tuple[str, Any]:
+    """A Daphne process on a free port: its ws:// URL and its RunningProcess."""
+    from tests import processes
+
+    port = processes.free_port()
+    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "durak_site.asgi:application"]
+    running = stack.enter_context(processes.started(command, environment=environment, name="bench-daphne"))
+    deadline = time.monotonic() + 60
+    while not processes._port_open(port):
+        if running.process.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit(f"Daphne did not start:\n{running.log()[-3000:]}")
+        time.sleep(0.1)
+    return f"ws://127.0.0.1:{port}", running
+
+
 def main() -> None:
     import argparse
 
     extra = argparse.ArgumentParser(add_help=False)
     extra.add_argument("--games", type=int)
-    extra.add_argument("--workers", type=int, default=1, help="Celery worker processes (concurrency 2 each)")
-    extra.add_argument("--servers", type=int, default=1, help="Daphne processes")
+    extra.add_argument("--servers", type=int, default=2,
+                       help="Daphne processes (the games are spread over them, a game's seats on one)")
+    extra.add_argument("--workers", type=int, default=1, help="Celery worker processes")
+    extra.add_argument("--concurrency", type=int, default=2, help="pool processes of each Celery worker")
     extra.add_argument("--think-ms", type=float, default=1000.0, help="a player's mean think time")
     known, rest = extra.parse_known_args()
     args = parse_args(__doc__.splitlines()[0], rest)
@@ -219,28 +265,30 @@ def main() -> None:
 
     from tests import processes
 
-    with contextlib.ExitStack() as servers:
-        http_urls = [servers.enter_context(processes.daphne(environment)) for _ in range(known.servers)]
+    load_before = os.getloadavg()
+    with contextlib.ExitStack() as stack:
+        servers = [start_daphne(stack, environment) for _ in range(known.servers)]
         workers = []
-        try:
-            for number in range(known.workers):
-                command = [
-                    sys.executable, "-m", "celery", "-A", "durak_site", "worker", "--loglevel=WARNING",
-                    "-Q", "games,bots", "--concurrency", "2", "-n", f"bench-{number}@%h",
-                    "--without-gossip", "--without-mingle", "--without-heartbeat",
-                ]  # fmt: skip
-                workers.append(processes.started(command, environment=environment, name="bench-worker"))
-            for worker in workers:
-                worker.__enter__()
-            games = create_games(count)
-            tally = Tally()
-            started = time.perf_counter()
-            urls = [http_url.replace("http://", "ws://") for http_url in http_urls]
-            asyncio.run(play_all(urls, games, tally, known.think_ms / 1000))
-            wall_s = time.perf_counter() - started
-        finally:
-            for worker in reversed(workers):
-                worker.__exit__(None, None, None)
+        for number in range(known.workers):
+            command = [
+                sys.executable, "-m", "celery", "-A", "durak_site", "worker", "--loglevel=WARNING",
+                "-Q", "games,bots", "--concurrency", str(known.concurrency), "-n", f"bench-{number}@%h",
+                "--without-gossip", "--without-mingle", "--without-heartbeat",
+            ]  # fmt: skip
+            workers.append(stack.enter_context(processes.started(command, environment=environment, name="bench-worker")))
+        games = create_games(count)
+        tally = Tally()
+        server_cpu = [cpu_seconds(running.process.pid) for _, running in servers]
+        worker_cpu = [cpu_seconds(running.process.pid) for running in workers]
+        client_cpu = time.process_time()
+        started = time.perf_counter()
+        asyncio.run(play_all([url for url, _ in servers], games, tally, known.think_ms / 1000))
+        wall_s = time.perf_counter() - started
+        client_cpu = time.process_time() - client_cpu
+        server_cpu = [cpu_seconds(running.process.pid) - before for (_, running), before in zip(servers, server_cpu)]
+        worker_cpu = [cpu_seconds(running.process.pid) - before for running, before in zip(workers, worker_cpu)]
+        tracebacks = sum(running.log().count("Traceback") for running in [*(r for _, r in servers), *workers])
+    load_after = os.getloadavg()
 
     active_s = max(1e-9, tally.last_view_at - (tally.first_action_at or tally.last_view_at))
     unfinished = count - len(tally.finished_games)
@@ -254,11 +302,18 @@ def main() -> None:
         "errors": len(tally.errors) + unfinished,
     }
     print(f"{count} concurrent 2-player games over WebSockets; {known.servers} Daphne, {known.workers} Celery "
-          f"worker(s), PostgreSQL, Redis; think {known.think_ms:.0f} ms; {tally.actions} actions in {wall_s:.1f} s")
+          f"worker(s) of {known.concurrency}, PostgreSQL, Redis; think {known.think_ms:.0f} ms; "
+          f"{tally.actions} actions in {wall_s:.1f} s; load average {load_before[0]:.2f} before, "
+          f"{load_after[0]:.2f} after (1 min; {os.cpu_count()} CPUs, shared)")
     rows: list[list[object]] = [[name, value] for name, value in figures.items()]
     if tally.latencies_ms:
         rows.append(["mean_ms", round(statistics.fmean(tally.latencies_ms), 1)])
         rows.append(["max_ms", round(max(tally.latencies_ms), 1)])
+    per_action = 1000 / max(1, tally.actions)
+    rows.append(["cpu_ms_per_action_servers", round(sum(server_cpu) * per_action, 2)])
+    rows.append(["cpu_ms_per_action_workers", round(sum(worker_cpu) * per_action, 2)])
+    rows.append(["cpu_ms_per_action_clients", round(client_cpu * per_action, 2)])
+    rows.append(["server_tracebacks", tracebacks])
     print_table(["figure", "value"], rows)
     for error in tally.errors[:10]:
         print("error:", error)

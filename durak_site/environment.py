@@ -35,7 +35,12 @@ class Backends:
     tasks_in_process: bool
 
 
-def database_settings(*, database_url: str | None, base_dir: Path) -> dict[str, Any]:
+DEFAULT_DATABASE_POOL_SIZE = 10
+
+
+def database_settings(
+    *, database_url: str | None, base_dir: Path, pool_size: int = DEFAULT_DATABASE_POOL_SIZE
+) -> dict[str, Any]:
     if not database_url:
         return {
             "ENGINE": "django.db.backends.sqlite3",
@@ -52,9 +57,14 @@ def database_settings(*, database_url: str | None, base_dir: Path) -> dict[str, 
     config: dict[str, Any] = environ.Env.db_url_config(database_url)
     if config["ENGINE"] == "django.db.backends.postgresql":
         # Daphne serves requests from many threads and coroutines; a connection kept open across
-        # requests would outlive its thread, so each request opens and closes its own.
+        # requests would outlive its thread. Each request borrows one from the process's pool
+        # (psycopg_pool, thread-safe) and gives it back at its end: no request pays for a new connection
+        # (a few milliseconds), and a process holds at most `pool_size` of the server's connections.
+        # A pool size of 0 turns the pool off (each request then opens and closes its own connection).
         config["CONN_MAX_AGE"] = 0
         config["CONN_HEALTH_CHECKS"] = True
+        if pool_size > 0:
+            config.setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": pool_size, "timeout": 10}
     return config
 
 
@@ -79,8 +89,9 @@ def cache_settings(*, redis_url: str | None) -> dict[str, Any]:
 def backends_from_environment(environment: Mapping[str, str], *, base_dir: Path) -> Backends:
     database_url = environment.get("DATABASE_URL") or None
     redis_url = environment.get("REDIS_URL") or None
+    pool_size = int(environment.get("DATABASE_POOL_SIZE") or DEFAULT_DATABASE_POOL_SIZE)
     return Backends(
-        databases={"default": database_settings(database_url=database_url, base_dir=base_dir)},
+        databases={"default": database_settings(database_url=database_url, base_dir=base_dir, pool_size=pool_size)},
         channel_layers={"default": channel_layer_settings(redis_url=redis_url)},
         # "memory://" keeps Celery from reaching for a default AMQP server in in-process mode;
         # durak_site.celery.DurakTask never publishes to it there.

@@ -57,9 +57,18 @@ def _failed(component: str, backend: str, error: BaseException) -> ComponentStat
 def database_status() -> ComponentStatus:
     connection = connections["default"]
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
+        if getattr(connection, "pool", None) is not None:
+            # A pool waits for a free or new connection up to its timeout; the check asks the server
+            # itself, at once, with the pool's own connection parameters.
+            import psycopg
+
+            params = connection.get_connection_params()
+            with psycopg.connect(**params, connect_timeout=CHECK_TIMEOUT_S) as direct:
+                direct.execute("SELECT 1").fetchone()
+        else:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+                cursor.fetchone()
     except Exception as error:
         return _failed("database", connection.vendor, error)
     finally:

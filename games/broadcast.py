@@ -73,8 +73,9 @@ def send_game(*, game: Game, seats: Sequence[Seat], state: State, result: Result
     messages = game_messages(game=game, seats=seats, state=state, result=result)
 
     async def send_all() -> None:
-        for group, event in messages:
-            await layer.group_send(group, event)
+        # Side by side: each group_send is a few round trips to Redis, and the groups do not wait for
+        # each other.
+        await asyncio.gather(*(layer.group_send(group, event) for group, event in messages))
 
     _run(send_all)
 

@@ -2,15 +2,22 @@
 
 A seated person's socket joins his seat's group and receives his seat's view; anyone else watching
 joins the public group and receives the public view. Errors go to the sender only.
+
+Moves and surrenders of different games are applied side by side, each on a thread of `GAME_WRITERS`
+with a connection borrowed from the database pool, so that one game's commit (a flush to disk) does not
+hold up every other game of the process; two moves of one game still queue on the game's row lock. The
+rest of the sockets' database work (admission, a view on request) stays on Channels' one thread.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -55,6 +62,14 @@ class MessageBudget:
             self.tokens -= 1.0
             return True
         return False
+
+
+GAME_WRITERS = ThreadPoolExecutor(max_workers=settings.GAME_WRITER_THREADS, thread_name_prefix="game-writer")
+
+
+def _game_writer(function: Any) -> Any:
+    """`function` run on a game writer thread, its database connection given back to the pool after it."""
+    return database_sync_to_async(function, thread_sensitive=False, executor=GAME_WRITERS)
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -135,13 +150,13 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             if kind == "action":
                 if isinstance(seq, bool) or not isinstance(seq, int):
                     raise GameActionError("malformed", "an action needs its version 'seq'")
-                await database_sync_to_async(services.game_submit_action)(
+                await _game_writer(services.game_submit_action)(
                     game_id=self.game_id, user=self.scope.get("user"), action=content.get("action"), seq=seq
                 )
             else:
                 if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
                     raise GameActionError("malformed", "'seq' must be a whole number")
-                await database_sync_to_async(services.game_surrender)(
+                await _game_writer(services.game_surrender)(
                     game_id=self.game_id, user=self.scope.get("user"), seq=seq
                 )
         except GameActionError as error:
@@ -165,6 +180,16 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             game=game, seats=seats, state=selectors.state_of(game), seat=self.seat, result=selectors.game_result(game)
         )
         return selectors.message_in_language(payload, self.language)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections before every message it dispatches: a hop to its one
+        # database thread, where a view on its way to the player would queue behind other sockets'
+        # database work. Every database call of this consumer goes through database_sync_to_async, which
+        # does that itself on the thread the call runs on.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def game_view(self, event: dict[str, Any]) -> None:
         await self.send_json(selectors.message_in_language(event["payload"], self.language))

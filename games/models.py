@@ -105,6 +105,11 @@ class Game(models.Model):
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)  # the current turn's timer
+    # When the turn timer task that is on its way fires (None: none is). A move schedules no new timer
+    # while one fires no later than its deadline: that one finds the game moved on and schedules the
+    # timer of the version it finds (games.services), so a game has one timer task a turn time, not one
+    # a move.
+    timer_at = models.DateTimeField(null=True, blank=True)
     timeouts = models.JSONField(default=list)  # consecutive timeouts per seat
     autopilot = models.JSONField(default=list)  # per seat: played by the autopilot bot after 3 timeouts
     surrendered = models.PositiveSmallIntegerField(null=True, blank=True)  # the seat that gave up, if one did

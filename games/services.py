@@ -3,7 +3,12 @@
 One writer per game (STYLE.md 6): every change locks the game's row and checks the version `seq`, so a
 stale or repeated message is refused and never applied twice. After the commit the seats get their
 views, and the next bot move, the turn timer and the finalisation are scheduled as tasks that carry the
-version they expect (games.tasks), so a late one does nothing.
+version they expect (games.tasks), so a late one changes nothing in the game.
+
+A move costs one round of queries (the game row locked, its seats, the log row, the game row written)
+and builds the views from what it read: nothing is read again after the commit. The turn timer is one
+task a turn time per game, not one a move: a move schedules none while a timer fires no later than its
+deadline, and that timer, finding the game moved on, schedules the timer of the version it finds.
 """
 
 from __future__ import annotations
@@ -286,6 +291,7 @@ def game_start(*, table: Table, by: User | None = None, first_attacker: int | No
         salt=dealt.salt,
         commitment=dealt.commitment,
         deadline=now + datetime.timedelta(seconds=table.turn_seconds),
+        timer_at=now + datetime.timedelta(seconds=table.turn_seconds),
         timeouts=[0] * players,
         autopilot=[False] * players,
     )
@@ -297,7 +303,7 @@ def game_start(*, table: Table, by: User | None = None, first_attacker: int | No
     table.save(update_fields=["status"])
     state = state_of(game)
     _lobby_changed()
-    _after_commit(game=game, seats=seats, state=state)
+    _after_commit(game=game, seats=seats, state=state, timer_in=float(table.turn_seconds))
     return game
 
 
@@ -330,23 +336,22 @@ def game_start_reserved(
 
 
 def _locked_game(game_id: int) -> Game:
+    """The game with its table, the game's row locked (the table's is not: nobody changes a table while its
+    game is played, and the finish updates its status under the game's lock)."""
     try:
-        return Game.objects.select_for_update().select_related("table").get(pk=game_id)
+        return Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game_id)
     except Game.DoesNotExist:
         raise GameActionError("forbidden", "no such game") from None
 
 
-def _seat_of(game: Game, user: User) -> int:
+def _seat_of(game: Game, seats: Sequence[Seat], user: User) -> int:
+    """The seat the person plays in this game (a bot account's seats are the bot's, never his)."""
     if user is None or not user.is_authenticated:
         raise GameActionError("forbidden", "not signed in")
-    number = (
-        Seat.objects.filter(table_id=game.table_id, user=user, bot_level="", number__lt=game.players)
-        .values_list("number", flat=True)
-        .first()
-    )
-    if number is None:
-        raise GameActionError("forbidden", "you hold no seat in this game")
-    return int(number)
+    for seat in seats:
+        if seat.user_id == user.pk and not seat.is_bot and seat.number < game.players:
+            return seat.number
+    raise GameActionError("forbidden", "you hold no seat in this game")
 
 
 def _check_playing(game: Game, seq: int | None) -> None:
@@ -379,21 +384,45 @@ def _record_action(
         game.deadline = now + datetime.timedelta(seconds=game.table.turn_seconds)
 
 
-def _save_game(game: Game, state: State) -> None:
+# A timer task may fire a little before its time (two machines' clocks, a rounded countdown) and is still
+# the one that was due; only a timer due later than this is another one on its way.
+TIMER_EARLY = datetime.timedelta(seconds=1)
+
+
+def _arm_timer(game: Game, now: datetime.datetime) -> float | None:
+    """The countdown (seconds) of the turn timer task that the game's current version needs, `timer_at`
+    set to its time; None when none is needed: the game is over, or a timer already on its way fires no
+    later than the deadline (it will find the game moved on and schedule this version's timer)."""
+    if game.status != GameStatus.PLAYING or game.deadline is None:
+        return None
+    pending = game.timer_at
+    if pending is not None and now + TIMER_EARLY < pending <= game.deadline:
+        return None
+    game.timer_at = game.deadline
+    return max(0.0, (game.deadline - now).total_seconds())
+
+
+def _save_game(game: Game, state: State) -> float | None:
+    """Write the game after its change; the countdown of the turn timer to schedule after the commit, if any."""
+    timer_in = _arm_timer(game, timezone.now())
     game.save(
-        update_fields=["record", "seq", "status", "finished", "deadline", "timeouts", "autopilot", "surrendered"]
-    )
+        update_fields=[
+            "record", "seq", "status", "finished", "deadline", "timer_at", "timeouts", "autopilot", "surrendered",
+        ]
+    )  # fmt: skip
     remember(game, state)
     if game.status == GameStatus.FINISHED:
         Table.objects.filter(pk=game.table_id).update(status=TableStatus.FINISHED)
         _lobby_changed()
+    return timer_in
 
 
-def _after_commit(*, game: Game, seats: Sequence[Seat], state: State) -> None:
-    """On commit: send the views, then schedule what comes next (bot move, turn timer, finalisation)."""
+def _after_commit(*, game: Game, seats: Sequence[Seat], state: State, timer_in: float | None) -> None:
+    """On commit: send the views (built from what the transaction read), then schedule what comes next
+    (bot move, the turn timer if `timer_in` says one is needed, finalisation)."""
     from games import tasks
 
-    game_id, seq, turn_seconds = game.pk, game.seq, game.table.turn_seconds
+    game_id, seq = game.pk, game.seq
     finished = game.status == GameStatus.FINISHED
     autopilot = list(game.autopilot)
     bot_waiting = [
@@ -410,7 +439,8 @@ def _after_commit(*, game: Game, seats: Sequence[Seat], state: State) -> None:
             return
         if bot_waiting:
             tasks.bot_move.delay(game_id, seq)
-        tasks.turn_timeout.apply_async(args=(game_id, seq), countdown=turn_seconds)
+        if timer_in is not None:
+            tasks.turn_timeout.apply_async(args=(game_id, seq), countdown=timer_in)
 
     transaction.on_commit(deliver)
 
@@ -420,7 +450,8 @@ def game_submit_action(*, game_id: int, user: User, action: dict[str, Any], seq:
     """Apply a person's move: his seat, the current version, a well-formed and legal action, or a
     GameActionError and no change."""
     game = _locked_game(game_id)
-    seat = _seat_of(game, user)
+    seats = game_seats(game)
+    seat = _seat_of(game, seats, user)
     _check_playing(game, seq)
     if not isinstance(action, dict):
         raise GameActionError("malformed", "an action must be an object")
@@ -439,8 +470,8 @@ def game_submit_action(*, game_id: int, user: User, action: dict[str, Any], seq:
     game.timeouts = [0 if index == seat else count for index, count in enumerate(game.timeouts)]
     game.autopilot = [False if index == seat else flag for index, flag in enumerate(game.autopilot)]
     _record_action(game=game, state=state, seat=seat, action=parsed)
-    _save_game(game, state)
-    _after_commit(game=game, seats=game_seats(game), state=state)
+    timer_in = _save_game(game, state)
+    _after_commit(game=game, seats=seats, state=state, timer_in=timer_in)
     return game
 
 
@@ -448,9 +479,14 @@ def game_submit_action(*, game_id: int, user: User, action: dict[str, Any], seq:
 def game_timeout(*, game_id: int, seq: int) -> Game | None:
     """The turn timer of version `seq` fired: each seat the game waited for gets its default action (a
     defender takes, a leader plays his lowest card, throwers pass). A person whose time ran out three
-    turns in a row is played by the autopilot until he moves again. Nothing if the game moved on."""
-    game = Game.objects.select_for_update().select_related("table").filter(pk=game_id).first()
-    if game is None or game.status != GameStatus.PLAYING or game.seq != seq:
+    turns in a row is played by the autopilot until he moves again. If the game moved on, nothing is
+    played: the timer of the version it is at is scheduled, unless one is on its way already."""
+    game = Game.objects.select_for_update(of=("self",)).select_related("table").filter(pk=game_id).first()
+    if game is None or game.status != GameStatus.PLAYING:
+        return None
+    if game.seq != seq:
+        if seq < game.seq:
+            _timer_of_current_version(game)
         return None
     seats = game_seats(game)
     state = state_of(game).copy()
@@ -468,9 +504,23 @@ def game_timeout(*, game_id: int, seq: int) -> Game | None:
         if state.finished:
             break
     game.timeouts, game.autopilot = timeouts, autopilot
-    _save_game(game, state)
-    _after_commit(game=game, seats=seats, state=state)
+    timer_in = _save_game(game, state)
+    _after_commit(game=game, seats=seats, state=state, timer_in=timer_in)
     return game
+
+
+def _timer_of_current_version(game: Game) -> None:
+    """An earlier version's timer fired (under the game's lock): the moves since scheduled no timer while
+    it was on its way, so it schedules the current version's, unless another one is on its way already.
+    The game itself does not change."""
+    from games import tasks
+
+    timer_in = _arm_timer(game, timezone.now())
+    if timer_in is None:
+        return
+    game.save(update_fields=["timer_at"])
+    game_id, seq = game.pk, game.seq
+    transaction.on_commit(lambda: tasks.turn_timeout.apply_async(args=(game_id, seq), countdown=timer_in))
 
 
 def game_bot_move(*, game_id: int, seq: int) -> Game | None:
@@ -507,8 +557,8 @@ def _apply_bot_action(*, game_id: int, seq: int, seat: int, action: Action, by_a
     state = state_of(game).copy()
     play(state, seat, action)
     _record_action(game=game, state=state, seat=seat, action=action, by_autopilot=by_autopilot)
-    _save_game(game, state)
-    _after_commit(game=game, seats=game_seats(game), state=state)
+    timer_in = _save_game(game, state)
+    _after_commit(game=game, seats=game_seats(game), state=state, timer_in=timer_in)
     return game
 
 
@@ -516,7 +566,8 @@ def _apply_bot_action(*, game_id: int, seq: int, seat: int, action: Action, by_a
 def game_surrender(*, game_id: int, user: User, seq: int | None = None) -> Game:
     """He gives up: the game ends with him as the durak (his team losing, in a team game)."""
     game = _locked_game(game_id)
-    seat = _seat_of(game, user)
+    seats = game_seats(game)
+    seat = _seat_of(game, seats, user)
     _check_playing(game, seq)
     state = state_of(game)
     game.surrendered = seat
@@ -524,8 +575,8 @@ def game_surrender(*, game_id: int, user: User, seq: int | None = None) -> Game:
     game.status = GameStatus.FINISHED
     game.finished = timezone.now()
     game.deadline = None
-    _save_game(game, state)
-    _after_commit(game=game, seats=game_seats(game), state=state)
+    timer_in = _save_game(game, state)
+    _after_commit(game=game, seats=seats, state=state, timer_in=timer_in)
     return game
 
 

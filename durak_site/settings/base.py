@@ -86,6 +86,9 @@ DATABASES = BACKENDS.databases
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = BACKENDS.channel_layers
+# Threads of a server process that apply moves side by side (games.consumers); each holds a database
+# connection while it works, so keep it below the pool's size (DATABASE_POOL_SIZE).
+GAME_WRITER_THREADS = env.int("GAME_WRITER_THREADS", default=4)
 
 # Accounts
 AUTH_USER_MODEL = "accounts.User"

@@ -53,7 +53,13 @@ def test_database_and_redis_urls_mean_postgresql_redis_layer_and_a_real_broker()
     assert database["ENGINE"] == "django.db.backends.postgresql"
     assert (database["NAME"], database["USER"], database["PASSWORD"]) == ("championships", "durak", "s@cret")
     assert (database["HOST"], database["PORT"]) == ("db.internal", 6432)
+    # Connections come from a pool (Daphne's threads borrow them), never kept by a thread.
     assert database["CONN_MAX_AGE"] == 0
+    assert database["OPTIONS"]["pool"]["max_size"] == 10
+    sized = backends_from_environment(
+        {"DATABASE_URL": "postgres://durak@db.internal/durak", "DATABASE_POOL_SIZE": "24"}, base_dir=BASE_DIR
+    )
+    assert sized.databases["default"]["OPTIONS"]["pool"]["max_size"] == 24
     layer = backends.channel_layers["default"]
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     assert layer["CONFIG"]["hosts"] == ["redis://cache.internal:6379/2"]

@@ -3,6 +3,7 @@ surrender, and a finalisation that settles exactly once however often it runs.""
 
 from __future__ import annotations
 
+import datetime
 import threading
 from collections.abc import Iterator
 
@@ -10,6 +11,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import close_old_connections
 from django.test import override_settings
+from django.utils import timezone
 
 from accounts.ledger import STARTING_GRANT, ledger_balance
 from accounts.models import LedgerEntry, LedgerKind
@@ -131,7 +133,56 @@ def test_moves_are_checked_and_applied_once(no_tasks: list[tuple[str, tuple[obje
     refused("stale", seq=0)  # the same message again is not applied twice
     log = ActionLog.objects.get()
     assert (log.seq, log.seat, log.action, log.by_timer) == (0, leader, move, False)
-    assert ("turn_timeout", (game.pk, 1, 30)) in no_tasks
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_turn_timer_on_its_way_serves_the_moves_made_before_it_fires(
+    no_tasks: list[tuple[str, tuple[object, ...]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    start = timezone.now()
+    clock = [start]
+    monkeypatch.setattr("django.utils.timezone.now", lambda: clock[0])
+    anna, boris = person(), person()
+    heads_up = table(anna, turn_seconds=30)
+    services.table_join(table=heads_up, user=anna)
+    services.table_join(table=heads_up, user=boris)
+    game = latest_game(heads_up)
+    assert no_tasks == [("turn_timeout", (game.pk, 0, 30.0))]
+    assert game.timer_at == game.deadline == start + datetime.timedelta(seconds=30)
+
+    # Moves 10 s later schedule no timer while the first one is on its way: it fires before their deadline.
+    clock[0] = start + datetime.timedelta(seconds=10)
+    for _ in range(3):
+        game.refresh_from_db()
+        seat = waiting_seats(state_of(game))[0]
+        user = Seat.objects.get(table=game.table, number=seat).user
+        assert user is not None
+        services.game_submit_action(game_id=game.pk, user=user, action=_first_legal(game, seat), seq=game.seq)
+    game.refresh_from_db()
+    assert len(no_tasks) == 1 and game.seq == 3
+    assert game.timer_at == start + datetime.timedelta(seconds=30)
+    assert game.deadline == start + datetime.timedelta(seconds=40)
+
+    # Fired before its time (a copy, say), it changes nothing: it is itself still on its way.
+    assert services.game_timeout(game_id=game.pk, seq=0) is None
+    assert len(no_tasks) == 1
+    # At its time the game has moved on: it plays nothing and schedules the timer of the current version,
+    # due at its deadline.
+    clock[0] = start + datetime.timedelta(seconds=30)
+    assert services.game_timeout(game_id=game.pk, seq=0) is None
+    game.refresh_from_db()
+    assert game.seq == 3 and not ActionLog.objects.filter(game=game, by_timer=True).exists()
+    assert no_tasks[-1] == ("turn_timeout", (game.pk, 3, 10.0))
+    assert game.timer_at == game.deadline
+    # A copy of the old timer finds the new one on its way and schedules nothing more.
+    services.game_timeout(game_id=game.pk, seq=0)
+    assert len(no_tasks) == 2
+    # The current version's timer plays the default move, and the next version needs a timer again.
+    clock[0] = start + datetime.timedelta(seconds=40)
+    services.game_timeout(game_id=game.pk, seq=3)
+    game.refresh_from_db()
+    assert game.seq == 4 and ActionLog.objects.get(game=game, seq=3).by_timer
+    assert no_tasks[-1] == ("turn_timeout", (game.pk, 4, 30.0))
 
 
 @pytest.mark.django_db(transaction=True)
