@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -58,6 +58,10 @@ MIN_ENTRANTS = {Seating.HEADS_UP: 2, Seating.TABLES: 3, Seating.TEAMS: 2}
 # task waiting for its ETA to a second worker after its visibility timeout (durak_site.celery).
 LONGEST_COUNTDOWN = datetime.timedelta(hours=12)
 SUBSTITUTE_LEVEL = BotLevel.MEDIUM
+# Up to this many entrants the standings are recomputed with each result (tens of milliseconds); above,
+# a task does it at most once every STANDINGS_DELAY (a second for 1,000 entrants after 7 rounds).
+STANDINGS_AT_ONCE = 200
+STANDINGS_DELAY = datetime.timedelta(seconds=2)
 POOL_FORMATS = {Seating.HEADS_UP: PoolFormat.HEADS_UP, Seating.TABLES: PoolFormat.MULTI, Seating.TEAMS: PoolFormat.TEAMS_2V2}
 
 
@@ -417,7 +421,7 @@ def _leave(entrant: Entrant, *, status: str, by: User, reason: str, action: Audi
     ).select_related("pairing").first()  # fmt: skip
     if waiting is not None:
         _forfeit(tournament, waiting.pairing, {entrant.pk}, actor=by, reason=reason)
-    standings_refresh(tournament=tournament)
+    _standings_changed(tournament)
     _changed(tournament)
     return entrant
 
@@ -459,7 +463,7 @@ def entrant_reinstate(*, entrant: Entrant, by: User, reason: str) -> Entrant:
     entrant.save(update_fields=["status", "left_after_round"])
     _audit(tournament, AuditAction.REINSTATED, actor=by, round_number=tournament.current_round,
            subject=_subject(entrant), reason=reason)
-    standings_refresh(tournament=tournament)
+    _standings_changed(tournament)
     _changed(tournament)
     return entrant
 
@@ -638,16 +642,14 @@ def round_pair(*, tournament: Tournament, number: int, by: User | None = None, d
 def _seat_round(tournament: Tournament, round_: Round, *, now: datetime.datetime, deal_games: bool) -> None:
     """Forfeit the withdrawn (a round robin still pairs them), check the bots in, deal every pairing whose
     entrants are all there, and close the round if nothing is left to play."""
-    waiting = list(
-        Pairing.objects.filter(round=round_, status=PairingStatus.WAITING)
-        .prefetch_related("seats__entrant__user", "seats__entrant__members__user")
-        .order_by("board")
-    )
+    forfeited = False
+    waiting = list(_seats_of(tournament, Pairing.objects.filter(round=round_, status=PairingStatus.WAITING).order_by("board")))
     for pairing in waiting:
         seats = list(pairing.seats.all())
         gone = {seat.entrant_id for seat in seats if not seat.entrant.active}
         if gone:
             _forfeit(tournament, pairing, gone, actor=None, reason=str(_("Withdrawn before the round.")))
+            forfeited = True
             continue
         if not deal_games:
             continue
@@ -657,7 +659,25 @@ def _seat_round(tournament: Tournament, round_: Round, *, now: datetime.datetime
         PairingEntrant.objects.bulk_update(bots, ["checked_in"])
         if all(seat.checked_in is not None for seat in seats):
             _start_next_game(tournament, pairing, seats)
+    if forfeited:
+        _standings_changed(tournament)
     _close_round_if_done(tournament, round_)
+
+
+def _seats_of(tournament: Tournament, pairings: Any) -> Any:
+    """``pairings`` (a queryset) with their seats, entrants and users, and a team's members only in a team
+    tournament: one query each, whatever the number of pairings."""
+    seats = PairingEntrant.objects.select_related("entrant__user").order_by("position")
+    if tournament.seating == Seating.TEAMS:
+        seats = seats.prefetch_related("entrant__members__user")
+    return pairings.prefetch_related(Prefetch("seats", queryset=seats))
+
+
+def _pairing_seats(tournament: Tournament, pairing: Pairing) -> list[PairingEntrant]:
+    seats = pairing.seats.select_related("entrant__user").order_by("position")
+    if tournament.seating == Seating.TEAMS:
+        seats = seats.prefetch_related("entrant__members__user")
+    return list(seats)
 
 
 def _all_bots(tournament: Tournament, entrant: Entrant) -> bool:
@@ -713,7 +733,7 @@ def pairing_check_in(*, pairing: Pairing, user: User) -> MatchGame | None:
     game being played, if any. A team is checked in by any of its members."""
     tournament = _locked(pairing.tournament_id)
     pairing = Pairing.objects.select_for_update().select_related("round").get(pk=pairing.pk)
-    seats = list(pairing.seats.select_related("entrant__user").prefetch_related("entrant__members__user"))
+    seats = _pairing_seats(tournament, pairing)
     mine = next((seat for seat in seats if user.pk in {member.pk for member in _members(tournament, seat.entrant)}), None)
     if mine is None:
         raise ValidationError(_("You do not play in this pairing."))
@@ -750,8 +770,9 @@ def round_enforce_seat_deadline(*, tournament: Tournament, number: int, now: dat
     ):  # fmt: skip
         return 0
     settled = 0
-    for pairing in Pairing.objects.filter(round=round_, status=PairingStatus.WAITING).select_related("round").order_by("board"):
-        seats = list(pairing.seats.select_related("entrant__user").prefetch_related("entrant__members__user"))
+    waiting = Pairing.objects.filter(round=round_, status=PairingStatus.WAITING).select_related("round").order_by("board")
+    for pairing in _seats_of(tournament, waiting):
+        seats = list(pairing.seats.all())
         absent = [seat for seat in seats if seat.checked_in is None]
         if not absent:
             continue
@@ -776,6 +797,7 @@ def round_enforce_seat_deadline(*, tournament: Tournament, number: int, now: dat
         else:
             _forfeit(tournament, pairing, gone, actor=None, reason=str(_("Did not take the seat in time.")))
     if settled:
+        _standings_changed(tournament)
         _close_round_if_done(tournament, round_)
         _changed(tournament)
     return settled
@@ -859,7 +881,7 @@ def _after_game(tournament: Tournament, pairing_id: int) -> None:
     pairing = Pairing.objects.select_for_update().select_related("round").get(pk=pairing_id)
     if pairing.status == PairingStatus.FINISHED:
         return  # the director settled it meanwhile
-    seats = list(pairing.seats.select_related("entrant__user").prefetch_related("entrant__members__user").order_by("position"))
+    seats = _pairing_seats(tournament, pairing)
     games = list(MatchGame.objects.filter(pairing=pairing).order_by("number"))
     if any(game.status != MatchGameStatus.FINISHED for game in games):
         return
@@ -867,7 +889,7 @@ def _after_game(tournament: Tournament, pairing_id: int) -> None:
         _start_next_game(tournament, pairing, seats)
         return
     _score_match(tournament, pairing, seats, [game.outcome for game in games if game.outcome], ResultKind.PLAYED)
-    standings_refresh(tournament=tournament)
+    _standings_changed(tournament)
     _close_round_if_done(tournament, pairing.round)
     _changed(tournament)
 
@@ -964,9 +986,33 @@ def standings_compute(*, tournament: Tournament) -> list[pure.Standing]:
     )  # fmt: skip
 
 
+def _standings_changed(tournament: Tournament) -> None:
+    """A result changed: recompute the standings now in a small tournament; in a large one (where one
+    computation takes a good part of a second) at most once every STANDINGS_DELAY seconds, by a task,
+    so that a round's many results do not each pay for it inside their games' finalisation."""
+    if Entrant.objects.filter(tournament=tournament).count() <= STANDINGS_AT_ONCE:
+        standings_refresh(tournament=tournament)
+        return
+    if Tournament.objects.filter(pk=tournament.pk, standings_pending=False).update(standings_pending=True):
+        _schedule("refresh_standings", (tournament.pk,), timezone.now() + STANDINGS_DELAY)
+
+
+@transaction.atomic
+def standings_refresh_pending(*, tournament: Tournament) -> bool:
+    """The task's call: recompute the standings if a result is waiting for it; False if none was."""
+    tournament = _locked(tournament)
+    if not tournament.standings_pending:
+        return False
+    standings_refresh(tournament=tournament)
+    _changed(tournament)
+    return True
+
+
 def standings_refresh(*, tournament: Tournament) -> list[pure.Standing]:
-    """Recompute the standings and store them (StandingRow); the same results always give the same rows."""
+    """Recompute the standings and store them (StandingRow); the same results always give the same rows.
+    Nothing is pending after it."""
     lines = standings_compute(tournament=tournament)
+    Tournament.objects.filter(pk=tournament.pk, standings_pending=True).update(standings_pending=False)
     ids = dict(Entrant.objects.filter(tournament=tournament).values_list("number", "pk"))
     StandingRow.objects.filter(tournament=tournament).delete()
     StandingRow.objects.bulk_create(
@@ -1125,7 +1171,7 @@ def _editable_pairing(tournament: Tournament, pairing: Pairing) -> tuple[Pairing
 
 
 def _after_adjudication(tournament: Tournament, pairing: Pairing) -> None:
-    standings_refresh(tournament=tournament)
+    _standings_changed(tournament)
     _close_round_if_done(tournament, pairing.round)
     _changed(tournament)
 
@@ -1223,8 +1269,7 @@ def match_game_set_result(*, match_game: MatchGame, places: Sequence[Sequence[in
 def dispute_file(*, pairing: Pairing, user: User, text: str) -> Dispute:
     """An entrant of the pairing asks the director to look at it (cheating, a disconnection, ...)."""
     tournament = _locked(pairing.tournament_id)
-    members = {member.pk for seat in pairing.seats.select_related("entrant__user").prefetch_related("entrant__members__user")
-               for member in _members(tournament, seat.entrant)}  # fmt: skip
+    members = {member.pk for seat in _pairing_seats(tournament, pairing) for member in _members(tournament, seat.entrant)}
     if user.pk not in members:
         raise ValidationError(_("Only a player of this pairing may dispute it."))
     text = text.strip()
@@ -1275,7 +1320,7 @@ def pairing_record_simulated(*, pairing: Pairing, games: Sequence[Sequence[Seque
                                table=tournament.seating == Seating.TABLES, place_points=tournament.place_points)
         outcomes.append(outcome.as_json())
     _score_match(tournament, pairing, seats, outcomes, ResultKind.PLAYED)
-    standings_refresh(tournament=tournament)
+    _standings_changed(tournament)
     _close_round_if_done(tournament, pairing.round)
     return pairing
 
@@ -1287,7 +1332,7 @@ def tournaments_sweep(*, now: datetime.datetime | None = None) -> dict[str, int]
     """What celery beat runs every half minute: whatever the timed tasks should have done and did not
     (a worker restarted, a start far ahead), each in its own transaction. Returns counts for the log."""
     now = now or timezone.now()
-    counts = {"started": 0, "rounds": 0, "no_shows": 0}
+    counts = {"started": 0, "rounds": 0, "no_shows": 0, "standings": 0}
 
     def attempt(name: str, call: Callable[[], bool]) -> None:
         try:
@@ -1307,7 +1352,13 @@ def tournaments_sweep(*, now: datetime.datetime | None = None) -> dict[str, int]
         tournament__in=running, status=RoundStatus.PAIRED, seat_deadline__lte=now, pairings__status=PairingStatus.WAITING
     ).values_list("tournament_id", "number").distinct():
         attempt("no_shows", functools.partial(_sweep_seats, pk, number, now))
+    for pk in Tournament.objects.filter(standings_pending=True).values_list("pk", flat=True):
+        attempt("standings", functools.partial(_sweep_standings, pk))
     return counts
+
+
+def _sweep_standings(pk: int) -> bool:
+    return standings_refresh_pending(tournament=Tournament.objects.get(pk=pk))
 
 
 def _sweep_start(pk: int, now: datetime.datetime) -> bool:

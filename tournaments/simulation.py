@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from accounts.models import BotLevel, User
@@ -30,7 +31,7 @@ from games import services as game_services
 from games.models import GameStatus
 from tournaments import selectors, services
 from tournaments.models import (
-    Entrant, Format, MatchGame, MatchGameStatus, Pairing, PairingStatus, Seating, Tournament,
+    Entrant, Format, MatchGame, MatchGameStatus, Pairing, PairingEntrant, PairingStatus, Seating, Tournament,
     TournamentStatus,
 )
 from tournaments.scoring import game_seating
@@ -59,12 +60,21 @@ class _RollBack(Exception):
     """Raised to leave the simulation's transaction without keeping anything."""
 
 
-def simulate(options: SimulationOptions, *, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Run the tournament and return its export; the database is left unchanged."""
+def simulate(
+    options: SimulationOptions,
+    *,
+    progress: Callable[[str], None] | None = None,
+    inspect: Callable[[Tournament], None] | None = None,
+) -> dict[str, Any]:
+    """Run the tournament and return its export; the database is left unchanged. ``inspect`` is called with
+    the finished tournament before everything is rolled back (bench/pairing.py reads its pages)."""
     exported: dict[str, Any] = {}
     try:
         with transaction.atomic():
-            exported = _run(options, progress or (lambda message: None))
+            event = _run(options, progress or (lambda message: None))
+            exported = selectors.tournament_export(tournament=event)
+            if inspect is not None:
+                inspect(event)
             raise _RollBack
     except _RollBack:
         pass
@@ -101,7 +111,7 @@ def _bots(count: int, rng: random.Random) -> list[tuple[User, float]]:
     return players
 
 
-def _run(options: SimulationOptions, progress: Callable[[str], None]) -> dict[str, Any]:
+def _run(options: SimulationOptions, progress: Callable[[str], None]) -> Tournament:
     rng = random.Random(options.seed)
     director = _director()
     now = timezone.now()
@@ -149,7 +159,7 @@ def _run(options: SimulationOptions, progress: Callable[[str], None]) -> dict[st
         if event.paused:
             raise ValueError(f"round {number + 1} could not be paired (see the tournament's log)")
     event.refresh_from_db()
-    return selectors.tournament_export(tournament=event)
+    return event
 
 
 def _enter(event: Tournament, director: User, members: list[tuple[User, float]]) -> Entrant:
@@ -186,7 +196,7 @@ def _draw_round(event: Tournament, number: int, rng: random.Random) -> None:
     table = event.seating == Seating.TABLES
     pairings = (
         Pairing.objects.filter(tournament=event, round__number=number, status=PairingStatus.WAITING)
-        .prefetch_related("seats__entrant").order_by("board")
+        .prefetch_related(Prefetch("seats", queryset=PairingEntrant.objects.select_related("entrant"))).order_by("board")
     )  # fmt: skip
     for pairing in pairings:
         ratings = [seat.entrant.rating for seat in sorted(pairing.seats.all(), key=lambda seat: seat.position)]

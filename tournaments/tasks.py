@@ -3,6 +3,7 @@ task does nothing). They run on the `tournaments` queue (durak_site.celery route
 
 - ``start_tournament`` at the tournament's start time, ``start_round`` when a round is due,
   ``seat_deadline`` when a round's grace period for no-shows ends: timed with ``eta``;
+- ``refresh_standings``: a large tournament's standings, a moment after a result (services._standings_changed);
 - ``sweep``: celery beat runs it every half minute (durak_site.celery's beat_schedule; without a broker
   the in-process beat does) and catches up on anything the timed tasks missed.
 """
@@ -40,6 +41,13 @@ def seat_deadline(tournament_id: int, number: int) -> None:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is not None:
         services.round_enforce_seat_deadline(tournament=tournament, number=number)
+
+
+@shared_task(name="tournaments.tasks.refresh_standings", soft_time_limit=100, time_limit=120)
+def refresh_standings(tournament_id: int) -> None:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is not None:
+        services.standings_refresh_pending(tournament=tournament)
 
 
 @shared_task(name="tournaments.tasks.sweep", soft_time_limit=100, time_limit=120)

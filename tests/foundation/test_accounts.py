@@ -19,6 +19,8 @@ from accounts.models import BotLevel, User
 from accounts.roles import TOURNAMENT_DIRECTOR_PERMISSIONS, Role
 from accounts.selectors import user_roles
 from accounts.services import bot_account_ensure, roles_sync, user_role_grant, user_role_revoke, user_sign_up
+from durak_site.management.commands.load_demo import DEMO_BOTS
+from tournaments.demo import DEMO_ENTRANTS
 
 pytestmark = pytest.mark.django_db
 
@@ -312,6 +314,7 @@ def test_demo_data_prints_a_working_admin_password_and_creates_bots() -> None:
     # He can sit at a staked table: the starting grant, once however often the demo is loaded.
     assert ledger_balance(user=admin) == STARTING_GRANT
     bots = User.objects.filter(is_bot=True)
-    assert bots.count() == 4
+    # The bench of bots and the demo championship's entrants (tournaments.demo), each once.
+    assert bots.count() == len(DEMO_BOTS) + len(DEMO_ENTRANTS)
     assert {bot.bot_level for bot in bots} == {level.value for level in BotLevel}
     assert all(not bot.has_usable_password() for bot in bots)

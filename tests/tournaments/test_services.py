@@ -4,6 +4,7 @@ games dealt and played through games.services and scored through the finalisatio
 from __future__ import annotations
 
 import datetime
+import io
 from collections import Counter
 from typing import Any
 
@@ -287,3 +288,27 @@ def test_a_swiss_qualifier_sends_its_best_to_a_round_robin_final() -> None:
     best = list(StandingRow.objects.filter(tournament=qualifier).order_by("rank", "entrant__number")
                 .values_list("entrant__user_id", flat=True)[:3])
     assert sorted(Entrant.objects.filter(tournament=final).values_list("user_id", flat=True)) == sorted(best)
+
+
+def test_the_demo_brings_a_championship_of_bots_and_the_next_one_open() -> None:
+    from django.core.management import call_command
+
+    from tournaments.demo import BOTS_SWISS, OPEN_SWISS
+
+    call_command("load_demo", stdout=io.StringIO())
+    call_command("load_demo", stdout=io.StringIO())  # safe to repeat: the same two tournaments
+    bots_swiss = Tournament.objects.get(name=BOTS_SWISS)
+    open_swiss = Tournament.objects.get(name=OPEN_SWISS)
+    assert bots_swiss.entrants.count() == 12 and all(entrant.user.is_bot for entrant in bots_swiss.entrants.all())
+    # It starts at once (the sweep or its timed task) and plays itself.
+    services.tournaments_sweep(now=timezone.now() + datetime.timedelta(seconds=10))
+    bots_swiss.refresh_from_db()
+    assert bots_swiss.status == TournamentStatus.RUNNING
+    assert MatchGame.objects.filter(pairing__tournament=bots_swiss).count() == 6
+    # A newcomer can register for the next one.
+    newcomer = person()
+    services.tournament_register(tournament=open_swiss, user=newcomer)
+    # Once the championship is over, the next load_demo brings a new edition.
+    Tournament.objects.filter(pk=bots_swiss.pk).update(status=TournamentStatus.FINISHED)
+    call_command("load_demo", stdout=io.StringIO())
+    assert Tournament.objects.filter(name=f"{BOTS_SWISS} #2", status=TournamentStatus.REGISTRATION).exists()

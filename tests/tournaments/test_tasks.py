@@ -31,10 +31,10 @@ def test_the_sweep_does_what_is_due_and_only_once() -> None:
     anna = person()
     services.tournament_register(tournament=event, user=anna)
     enter(event, bots(3))
-    assert services.tournaments_sweep() == {"started": 0, "rounds": 0, "no_shows": 0}
+    assert services.tournaments_sweep() == {"started": 0, "rounds": 0, "no_shows": 0, "standings": 0}
 
     # Due: it starts; Anna does not come, and after the grace period she forfeits.
-    assert services.tournaments_sweep(now=_later(2)) == {"started": 1, "rounds": 0, "no_shows": 0}
+    assert services.tournaments_sweep(now=_later(2)) == {"started": 1, "rounds": 0, "no_shows": 0, "standings": 0}
     event.refresh_from_db()
     assert event.status == TournamentStatus.RUNNING
     assert services.tournaments_sweep(now=_later(2))["started"] == 0
@@ -82,6 +82,34 @@ def test_pause_stops_the_schedule_and_resume_gives_a_fresh_grace_period() -> Non
     actions = list(AuditEntry.objects.filter(tournament=event).values_list("action", flat=True))
     assert AuditAction.PAUSED in actions and AuditAction.RESUMED in actions
     assert Pairing.objects.get(tournament=event).status == PairingStatus.WAITING
+
+
+@pytest.mark.django_db
+def test_a_large_tournaments_standings_follow_a_moment_later(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above STANDINGS_AT_ONCE entrants a result only marks the standings stale; the task (or the sweep)
+    recomputes them once for however many results came meanwhile."""
+    monkeypatch.setattr(services, "STANDINGS_AT_ONCE", 3)
+    chief = director()
+    event = tournament(chief, rounds=1)
+    enter(event, bots(4))
+    services.tournament_start(tournament=event, by=chief)
+    play_games(event)
+    event.refresh_from_db()
+    assert event.status == TournamentStatus.FINISHED  # the final standings are computed at the end, at once
+    assert sorted(StandingRow.objects.filter(tournament=event).values_list("points", flat=True)) != [0, 0, 0, 0]
+    second = tournament(chief, rounds=2, round_interval=0)
+    enter(second, bots(4))
+    services.tournament_start(tournament=second, by=chief)
+    play_games(second)
+    second.refresh_from_db()
+    assert second.standings_pending
+    assert set(StandingRow.objects.filter(tournament=second).values_list("points", flat=True)) == {0}
+    assert services.tournaments_sweep()["standings"] == 1
+    second.refresh_from_db()
+    assert not second.standings_pending
+    assert sum(StandingRow.objects.filter(tournament=second).values_list("points", flat=True)) == 2
+    tasks.refresh_standings(second.pk)  # nothing pending: nothing to do
+    assert not services.standings_refresh_pending(tournament=second)
 
 
 def _wait_for(condition: Any, *, timeout_s: float, what: str, logs: Any = None) -> None:

@@ -1,4 +1,4 @@
-"""Fill a fresh site with what a visitor needs to try it: an administrator and a bench of bots."""
+"""Fill a fresh site with what a visitor needs to try it: an administrator, a bench of bots, and\ntournaments (tournaments.demo): one of bots being played, the next open for registration."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand
 
 from accounts.models import BotLevel
 from accounts.services import admin_account_ensure, bot_account_ensure
+from tournaments.demo import demo_tournaments_ensure
 
 DEMO_ADMIN_USERNAME = "admin"
 
@@ -26,9 +27,13 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         password = secrets.token_urlsafe(12)
-        admin_account_ensure(username=DEMO_ADMIN_USERNAME, email="admin@localhost", password=password)
+        admin = admin_account_ensure(username=DEMO_ADMIN_USERNAME, email="admin@localhost", password=password)
         for username, display_name, engine, level in DEMO_BOTS:
             bot_account_ensure(username=username, display_name=display_name, engine=engine, level=level)
+        # A championship of bots that plays itself, and the next one open for registration; the
+        # administrator directs them.
+        for line in demo_tournaments_ensure(director=admin):
+            self.stdout.write(line)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready: {len(DEMO_BOTS)} bots.\n"
