@@ -1,4 +1,5 @@
-"""Fill a fresh site with what a visitor needs to try it: an administrator, a bench of bots, and\ntournaments (tournaments.demo): one of bots being played, the next open for registration."""
+"""Fill a fresh site with what a visitor needs to try it: an administrator, a bench of bots, and
+tournaments (tournaments.demo): one of bots being played, the next open for registration."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ DEMO_BOTS: tuple[tuple[str, str, str, BotLevel], ...] = (
 
 
 class Command(BaseCommand):
-    help = "Create the demo administrator (with a new password, printed) and the demo bots. Safe to repeat."
+    help = "Create the demo administrator (with a new password, printed), the demo bots and tournaments. Safe to repeat."
 
     def handle(self, *args: Any, **options: Any) -> None:
         password = secrets.token_urlsafe(12)
