@@ -192,12 +192,9 @@ class TeamEntryForm(forms.Form):
         return [found[name.lower()] for name in names]
 
 
-class ReasonForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), max_length=2000, widget=forms.TextInput)
-
-
-class LateEntryForm(ReasonForm):
+class LateEntryForm(forms.Form):
     username = forms.CharField(label=_("Username"), max_length=150)
+    reason = forms.CharField(label=_("Reason"), max_length=2000, required=False)
 
     def clean_username(self) -> User:
         user = User.objects.filter(username=self.cleaned_data["username"].strip()).first()

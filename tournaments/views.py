@@ -317,7 +317,7 @@ def _pairing(request: HttpRequest, tournament: Tournament) -> Pairing:
 def _act_late_entry(request: HttpRequest, tournament: Tournament, by: User) -> str:
     form = LateEntryForm(request.POST)
     if not form.is_valid():
-        raise ValidationError([str(error) for errors in form.errors.values() for error in errors])
+        raise ValidationError([f"{form.fields[name].label}: {error}" for name, errors in form.errors.items() for error in errors])
     services.tournament_register(
         tournament=tournament, user=form.cleaned_data["username"], by=by, reason=form.cleaned_data["reason"]
     )
