@@ -418,9 +418,12 @@ def _leave(entrant: Entrant, *, status: str, by: User, reason: str, action: Audi
     waiting = PairingEntrant.objects.filter(
         entrant=entrant, pairing__round__number=tournament.current_round, pairing__status=PairingStatus.WAITING,
         pairing__bye=False,
-    ).select_related("pairing").first()  # fmt: skip
+    ).select_related("pairing__round").first()  # fmt: skip
     if waiting is not None:
-        _forfeit(tournament, waiting.pairing, {entrant.pk}, actor=by, reason=reason)
+        seats = _pairing_seats(tournament, waiting.pairing)
+        _drop(tournament, waiting.pairing, seats, [seat for seat in seats if seat.entrant_id == entrant.pk],
+              actor=by, reason=reason)
+        _close_round_if_done(tournament, waiting.pairing.round)
     _standings_changed(tournament)
     _changed(tournament)
     return entrant
@@ -646,18 +649,19 @@ def _seat_round(tournament: Tournament, round_: Round, *, now: datetime.datetime
     waiting = list(_seats_of(tournament, Pairing.objects.filter(round=round_, status=PairingStatus.WAITING).order_by("board")))
     for pairing in waiting:
         seats = list(pairing.seats.all())
-        gone = {seat.entrant_id for seat in seats if not seat.entrant.active}
+        gone = [seat for seat in seats if not seat.entrant.active]
         if gone:
-            _forfeit(tournament, pairing, gone, actor=None, reason=str(_("Withdrawn before the round.")))
+            _drop(tournament, pairing, seats, gone, actor=None, reason=str(_("Withdrawn before the round.")))
             forfeited = True
-            continue
+            if pairing.status != PairingStatus.WAITING:
+                continue
         if not deal_games:
             continue
         bots = [seat for seat in seats if seat.checked_in is None and _all_bots(tournament, seat.entrant)]
         for seat in bots:
             seat.checked_in = now
         PairingEntrant.objects.bulk_update(bots, ["checked_in"])
-        if all(seat.checked_in is not None for seat in seats):
+        if _everyone_seated(seats) and pairing.status == PairingStatus.WAITING:
             _start_next_game(tournament, pairing, seats)
     if forfeited:
         _standings_changed(tournament)
@@ -747,7 +751,7 @@ def pairing_check_in(*, pairing: Pairing, user: User) -> MatchGame | None:
         mine.checked_in = timezone.now()
         mine.save(update_fields=["checked_in"])
     started = None
-    if all(seat.checked_in is not None for seat in seats):
+    if _everyone_seated(seats):
         started = _start_next_game(tournament, pairing, seats)
     _changed(tournament)
     return started
@@ -773,7 +777,7 @@ def round_enforce_seat_deadline(*, tournament: Tournament, number: int, now: dat
     waiting = Pairing.objects.filter(round=round_, status=PairingStatus.WAITING).select_related("round").order_by("board")
     for pairing in _seats_of(tournament, waiting):
         seats = list(pairing.seats.all())
-        absent = [seat for seat in seats if seat.checked_in is None]
+        absent = [seat for seat in seats if seat.checked_in is None and not seat.forfeited]
         if not absent:
             continue
         settled += 1
@@ -787,20 +791,36 @@ def round_enforce_seat_deadline(*, tournament: Tournament, number: int, now: dat
             PairingEntrant.objects.bulk_update(absent, ["substituted", "checked_in"])
             _start_next_game(tournament, pairing, seats)
             continue
-        gone = {seat.entrant_id for seat in absent}
-        if tournament.seating == Seating.TABLES and len(seats) - len(gone) >= 2:
-            # The others play on at a smaller table; the absentees score nothing.
-            for seat in absent:
-                seat.forfeited, seat.points = True, 0.0
-            PairingEntrant.objects.bulk_update(absent, ["forfeited", "points"])
-            _start_next_game(tournament, pairing, seats)
-        else:
-            _forfeit(tournament, pairing, gone, actor=None, reason=str(_("Did not take the seat in time.")))
+        _drop(tournament, pairing, seats, absent, actor=None, reason=str(_("Did not take the seat in time.")))
     if settled:
         _standings_changed(tournament)
         _close_round_if_done(tournament, round_)
         _changed(tournament)
     return settled
+
+
+def _everyone_seated(seats: Sequence[PairingEntrant]) -> bool:
+    """Every entrant who is to play the pairing has taken his seat (a forfeiter at a table plays no more)."""
+    return all(seat.checked_in is not None or seat.forfeited for seat in seats)
+
+
+def _drop(
+    tournament: Tournament, pairing: Pairing, seats: Sequence[PairingEntrant], gone: Sequence[PairingEntrant],
+    *, actor: User | None, reason: str,
+) -> None:
+    """Entrants who will not play the pairing (a no-show, a withdrawal). At a table the others play on
+    without them, if two or more are left, and they score 0; otherwise the whole pairing is forfeited."""
+    leaving = {seat.pk for seat in gone}
+    staying = [seat for seat in seats if seat.pk not in leaving and not seat.forfeited]
+    if tournament.seating == Seating.TABLES and len(staying) >= 2:
+        for seat in gone:
+            seat.forfeited, seat.points = True, 0.0
+        PairingEntrant.objects.bulk_update(list(gone), ["forfeited", "points"])
+        if _everyone_seated(seats):
+            _start_next_game(tournament, pairing, seats)
+        return
+    absent = {seat.entrant_id for seat in seats if seat.pk in leaving or seat.forfeited}
+    _forfeit(tournament, pairing, absent, actor=actor, reason=reason)
 
 
 def _forfeit(tournament: Tournament, pairing: Pairing, gone: set[int], *, actor: User | None, reason: str) -> None:
@@ -864,7 +884,7 @@ def _store_outcome(match_game: MatchGame, outcome: GameOutcome) -> None:
     match_game.save(update_fields=["outcome", "status", "overridden"])
 
 
-def _tally(tournament: Tournament, pairing: Pairing, seats: list[PairingEntrant], outcomes: Iterable[Mapping[str, Any]]) -> None:
+def _tally(seats: list[PairingEntrant], outcomes: Iterable[Mapping[str, Any]]) -> None:
     """Sum the games' points, durak finishes and epaulettes into the pairing's seats (a forfeiter keeps 0)."""
     for seat in seats:
         seat.game_points, seat.durak_finishes, seat.epaulettes_hung = 0.0, 0, 0
@@ -887,6 +907,7 @@ def _after_game(tournament: Tournament, pairing_id: int) -> None:
         return
     if len(games) < tournament.games_per_pairing:
         _start_next_game(tournament, pairing, seats)
+        _changed(tournament)
         return
     _score_match(tournament, pairing, seats, [game.outcome for game in games if game.outcome], ResultKind.PLAYED)
     _standings_changed(tournament)
@@ -898,7 +919,7 @@ def _score_match(
     tournament: Tournament, pairing: Pairing, seats: list[PairingEntrant], outcomes: Sequence[Mapping[str, Any]],
     kind: str,
 ) -> None:
-    _tally(tournament, pairing, seats, outcomes)
+    _tally(seats, outcomes)
     playing = [seat for seat in seats if not seat.forfeited]
     points = match_points(
         [seat.game_points for seat in playing], table=tournament.seating == Seating.TABLES,
@@ -950,20 +971,22 @@ def _finish(tournament: Tournament, *, actor: User | None, reason: str) -> None:
 def _qualify(final: Tournament, qualifier: Tournament, standings: Sequence[pure.Standing]) -> None:
     """Enter the best ``qualify_count`` still playing into the final; it starts at its time, or now if that
     has passed."""
-    entrants = {
-        entrant.key: entrant
-        for entrant in Entrant.objects.filter(tournament=qualifier).select_related("user").prefetch_related("members__user")
-    }
-    chosen = [entrants[line.entrant] for line in standings if entrants[line.entrant].active][: final.qualify_count]
     final = _locked(final)
-    for number, entrant in enumerate(chosen, start=1):
+    entrants = {entrant.key: entrant for entrant in Entrant.objects.filter(tournament=qualifier).select_related("user")}
+    already = set(Entrant.objects.filter(tournament=final).values_list("user_id", flat=True))
+    chosen = [
+        entrants[line.entrant] for line in standings
+        if entrants[line.entrant].active and entrants[line.entrant].user_id not in already
+    ][: final.qualify_count]  # fmt: skip
+    first = (Entrant.objects.filter(tournament=final).aggregate(top=Max("number"))["top"] or 0) + 1
+    for number, entrant in enumerate(chosen, start=first):
         copy = Entrant.objects.create(
             tournament=final, user=entrant.user, number=number, team_name=entrant.team_name, rating=entrant.rating
         )
         if final.seating == Seating.TEAMS:
             TeamMember.objects.bulk_create(
                 TeamMember(tournament=final, entrant=copy, user=member.user, position=member.position)
-                for member in entrant.members.all()
+                for member in entrant.members.select_related("user")
             )
         _audit(final, AuditAction.QUALIFIED, subject=_subject(copy), details={"from": qualifier.pk})
     if final.starts_at <= timezone.now():

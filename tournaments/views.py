@@ -92,7 +92,8 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 def _live_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     user = request.user if request.user.is_authenticated else None
     current = selectors.current_round(tournament=tournament)
-    pairings = selectors.round_pairings(tournament=tournament, number=current.number) if current else []
+    pairings = selectors.round_pairings(tournament=tournament, number=current.number, limit=LIVE_BOARDS) if current else []
+    boards = selectors.round_size(tournament=tournament, number=current.number) if current else 0
     mine = selectors.my_pairing(tournament=tournament, user=user)
     entrant = selectors.my_entrant(tournament=tournament, user=user)
     return {
@@ -100,8 +101,8 @@ def _live_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "standings": selectors.standings(tournament=tournament),
         "tiebreak_names": _tiebreak_names(tournament),
         "current_round": current,
-        "pairings": pairings[:LIVE_BOARDS],
-        "more_boards": max(0, len(pairings) - LIVE_BOARDS),
+        "pairings": pairings,
+        "more_boards": max(0, boards - len(pairings)),
         "upcoming_round": selectors.upcoming_round(tournament=tournament),
         "mine": mine,
         "entrant": entrant,

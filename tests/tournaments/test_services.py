@@ -312,3 +312,44 @@ def test_the_demo_brings_a_championship_of_bots_and_the_next_one_open() -> None:
     Tournament.objects.filter(pk=bots_swiss.pk).update(status=TournamentStatus.FINISHED)
     call_command("load_demo", stdout=io.StringIO())
     assert Tournament.objects.filter(name=f"{BOTS_SWISS} #2", status=TournamentStatus.REGISTRATION).exists()
+
+
+def test_at_a_table_the_others_play_on_without_a_no_show() -> None:
+    from tournaments.models import Seating
+    from tournaments.selectors import tournament_export
+
+    chief = director()
+    anna = person()
+    event = tournament(chief, rounds=1, seating=Seating.TABLES, table_size=3)
+    services.tournament_register(tournament=event, user=anna)
+    enter(event, bots(2))
+    services.tournament_start(tournament=event, by=chief)
+    deadline = Round.objects.get(tournament=event, number=1).seat_deadline
+    assert deadline is not None
+    services.round_enforce_seat_deadline(tournament=event, number=1, now=deadline + datetime.timedelta(seconds=1))
+    match_game = MatchGame.objects.get(pairing__tournament=event)
+    assert len(match_game.seats) == 2 and match_game.game.players == 2
+    play_games(event)
+    seats = {seat.entrant.user_id: seat for seat in PairingEntrant.objects.filter(pairing__tournament=event)
+             .select_related("entrant")}  # fmt: skip
+    assert (seats[anna.pk].points, seats[anna.pk].forfeited) == (0.0, True)
+    assert sorted(seat.points or 0.0 for user, seat in seats.items() if user != anna.pk) in ([0.0, 1.0], [0.5, 0.5])
+    pairing = tournament_export(tournament=event)["rounds"][0]["pairings"][0]
+    anna_key = Entrant.objects.get(user=anna).key
+    assert pairing["absent"] == [anna_key] and "forfeit" not in pairing
+
+
+def test_withdrawing_before_sitting_down_forfeits_and_the_round_closes() -> None:
+    chief = director()
+    anna, boris = person(), person()
+    event = tournament(chief, rounds=1)
+    for player in (anna, boris):
+        services.tournament_register(tournament=event, user=player)
+    services.tournament_start(tournament=event, by=chief)
+    services.entrant_withdraw(entrant=Entrant.objects.get(user=anna), by=anna)
+    pairing = Pairing.objects.get(tournament=event)
+    assert pairing.result_kind == ResultKind.FORFEIT
+    event.refresh_from_db()
+    assert event.status == TournamentStatus.FINISHED
+    winner = StandingRow.objects.get(tournament=event, rank=1)
+    assert winner.entrant.user == boris and winner.points == 1

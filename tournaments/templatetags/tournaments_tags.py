@@ -18,8 +18,7 @@ register = template.Library()
 @register.filter
 def points(value: float | None) -> str:
     """1 and 6.5, not 1.0; a dash for no value."""
-    shown = selectors.number(value)
-    return "–" if shown is None else str(shown)
+    return selectors.shown(value)
 
 
 @register.filter
