@@ -1088,7 +1088,8 @@ def round_confirm(*, tournament: Tournament, by: User, reason: str = "") -> Roun
 @transaction.atomic
 def round_repair(*, tournament: Tournament, by: User, reason: str) -> Round:
     """Pair the current round again (after a late entry or a withdrawal, say): only while none of its
-    games has been dealt; its byes and forfeits are drawn anew."""
+    games has been dealt; its byes and forfeits are drawn anew, and late entries waiting for the next
+    round play in this one."""
     tournament = _locked(tournament)
     _require_director(by, tournament)
     reason = _require_reason(reason)
@@ -1100,6 +1101,7 @@ def round_repair(*, tournament: Tournament, by: User, reason: str) -> Round:
     if tournament.is_round_robin:
         raise ValidationError(_("A round robin's rounds are fixed by the Berger table."))
     Pairing.objects.filter(round=round_).delete()
+    Entrant.objects.filter(tournament=tournament, first_round=round_.number + 1).update(first_round=round_.number)
     round_.status = RoundStatus.SCHEDULED
     round_.save(update_fields=["status"])
     tournament.current_round -= 1
@@ -1148,8 +1150,6 @@ def tournament_resume(*, tournament: Tournament, by: User, reason: str = "") -> 
             round_pair(tournament=tournament, number=upcoming.number)
         else:
             _schedule("start_round", (tournament.pk, upcoming.number), upcoming.starts_at)
-    elif tournament.current_round == 0:
-        round_pair(tournament=tournament, number=1)
     _changed(tournament)
     return tournament
 

@@ -353,3 +353,49 @@ def test_withdrawing_before_sitting_down_forfeits_and_the_round_closes() -> None
     assert event.status == TournamentStatus.FINISHED
     winner = StandingRow.objects.get(tournament=event, rank=1)
     assert winner.entrant.user == boris and winner.points == 1
+
+
+def test_a_late_entry_is_paired_when_the_round_is_paired_again_and_the_director_acts_are_logged() -> None:
+    from tournaments.models import Dispute, DisputeStatus, EntrantStatus
+
+    chief = director()
+    players = [person() for _ in range(4)]
+    event = tournament(chief, rounds=2)
+    for player in players:
+        services.tournament_register(tournament=event, user=player)
+    services.tournament_start(tournament=event, by=chief)
+    late = person()
+    with pytest.raises(ValidationError):
+        services.tournament_register(tournament=event, user=late)  # registration is closed for him
+    services.tournament_register(tournament=event, user=late, by=chief, reason="Arrived late")
+    assert Entrant.objects.get(user=late).first_round == 2
+    with pytest.raises(ValidationError):
+        services.round_repair(tournament=event, by=chief, reason="")  # a reason is required
+    services.round_repair(tournament=event, by=chief, reason="Pair the late entry in")
+    first = Pairing.objects.filter(tournament=event, round__number=1)
+    assert first.count() == 3 and first.filter(bye=True).count() == 1
+    assert Entrant.objects.get(user=late).first_round == 1
+    # Disqualified: his waiting pairing is lost by forfeit; reinstated: he plays the next round.
+    victim = Entrant.objects.get(user=players[0])
+    services.entrant_disqualify(entrant=victim, by=chief, reason="Abusive chat")
+    victim.refresh_from_db()
+    assert victim.status == EntrantStatus.DISQUALIFIED and victim.left_after_round == 1
+    seat = PairingEntrant.objects.get(entrant=victim, pairing__round__number=1)
+    if not seat.pairing.bye:
+        assert seat.forfeited and seat.pairing.result_kind == ResultKind.FORFEIT
+    services.entrant_reinstate(entrant=victim, by=chief, reason="Apologised")
+    victim.refresh_from_db()
+    assert victim.status == EntrantStatus.ACTIVE
+    # A dispute is filed by a player of the pairing and decided by the director.
+    pairing = Pairing.objects.filter(tournament=event, round__number=1, bye=False, seats__entrant__user=players[1]).get()
+    with pytest.raises(ValidationError):
+        services.dispute_file(pairing=pairing, user=person(), text="I saw it")
+    dispute = services.dispute_file(pairing=pairing, user=players[1], text="My opponent never came")
+    services.dispute_resolve(dispute=dispute, by=chief, upheld=False, resolution="He did, the log shows it")
+    assert Dispute.objects.get(pk=dispute.pk).status == DisputeStatus.DISMISSED
+    with pytest.raises(ValidationError):
+        services.dispute_resolve(dispute=dispute, by=chief, upheld=True, resolution="again")
+    logged = set(AuditEntry.objects.filter(tournament=event).values_list("action", flat=True))
+    assert {AuditAction.LATE_ENTRY, AuditAction.ROUND_REPAIRED, AuditAction.DISQUALIFIED, AuditAction.REINSTATED,
+            AuditAction.DISPUTE_FILED, AuditAction.DISPUTE_RESOLVED} <= logged  # fmt: skip
+    assert AuditEntry.objects.get(tournament=event, action=AuditAction.DISQUALIFIED).reason == "Abusive chat"

@@ -10,6 +10,7 @@ that transaction holds the write lock while it runs, so a site served from the s
 from __future__ import annotations
 
 import json
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,8 @@ class Command(BaseCommand):
             games_per_pairing=options["games"], seed=options["seed"], fast=options["fast"],
             withdrawals=options["withdrawals"], late_entries=options["late_entries"],
         )  # fmt: skip
+        # One line a game about its (un)rated table says nothing here.
+        logging.getLogger("ratings.services").setLevel(logging.WARNING)
         started = time.perf_counter()
         try:
             exported = simulate(settings, progress=lambda message: self.stderr.write(message))
