@@ -34,6 +34,7 @@ from ratings import services as rating_services
 from ratings.elo import INITIAL_RATING
 from ratings.models import PlayerRating, PoolFormat, RatingPool
 from tournaments import pairing as pure
+from tournaments import selectors
 from tournaments.pairing.round_robin import MAX_PLAYERS as ROUND_ROBIN_MOST
 from tournaments.pairing.tables import MAX_TABLE, MIN_TABLE
 from tournaments.broadcast import tournament_changed
@@ -142,12 +143,8 @@ def _schedule(task_name: str, args: tuple[Any, ...], eta: datetime.datetime | No
     transaction.on_commit(send)
 
 
-def entrant_name(entrant: Entrant) -> str:
-    return entrant.team_name or entrant.user.public_name
-
-
 def _subject(entrant: Entrant) -> str:
-    return f"{entrant.key} {entrant_name(entrant)}"
+    return f"{entrant.key} {selectors.entrant_label(entrant)}"
 
 
 def _scoring(tournament: Tournament) -> pure.Scoring:
@@ -841,13 +838,9 @@ def _forfeit(tournament: Tournament, pairing: Pairing, gone: set[int], *, actor:
     pairing.status, pairing.result_kind = PairingStatus.FINISHED, ResultKind.FORFEIT
     _audit(
         tournament, AuditAction.FORFEIT, actor=actor, round_number=pairing.round.number,
-        subject=" – ".join(f"{_subject(seat.entrant)} {_number(value)}" for seat, value in zip(seats, points, strict=True)),
+        subject=" – ".join(f"{_subject(seat.entrant)} {selectors.shown(value)}" for seat, value in zip(seats, points, strict=True)),
         reason=reason, details={"pairing": pairing.pk, "points": points, "forfeited": [seat.entrant.key for seat in seats if seat.forfeited]},
     )  # fmt: skip
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 # --- a game is over: game -> match -> standings -> round ------------------------------------------
@@ -1215,7 +1208,7 @@ def pairing_set_result(*, pairing: Pairing, points: Sequence[float], by: User, r
     values = [float(value) for value in points]
     most = _scoring(tournament).win
     if len(values) != len(seats) or any(not 0 <= value <= most for value in values):
-        raise ValidationError(_("Give each entrant between 0 and %(most)s points.") % {"most": _number(most)})
+        raise ValidationError(_("Give each entrant between 0 and %(most)s points.") % {"most": selectors.shown(most)})
     before = [seat.points for seat in seats]
     for seat, value in zip(seats, values, strict=True):
         seat.points, seat.forfeited = value, False
@@ -1224,7 +1217,7 @@ def pairing_set_result(*, pairing: Pairing, points: Sequence[float], by: User, r
     pairing.save(update_fields=["status", "result_kind", "finished_at"])
     _audit(
         tournament, AuditAction.RESULT_SET, actor=by, round_number=pairing.round.number,
-        subject=" – ".join(f"{_subject(seat.entrant)} {_number(value)}" for seat, value in zip(seats, values, strict=True)),
+        subject=" – ".join(f"{_subject(seat.entrant)} {selectors.shown(value)}" for seat, value in zip(seats, values, strict=True)),
         reason=reason, details={"pairing": pairing.pk, "before": before, "after": values},
     )  # fmt: skip
     _after_adjudication(tournament, pairing)

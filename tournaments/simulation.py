@@ -29,6 +29,7 @@ from accounts.roles import Role
 from accounts.services import bot_account_ensure, user_role_grant, user_sign_up
 from games import services as game_services
 from games.models import GameStatus
+from ratings.elo import expected_score
 from tournaments import selectors, services
 from tournaments.models import (
     Entrant, Format, MatchGame, MatchGameStatus, Pairing, PairingEntrant, PairingStatus, Seating, Tournament,
@@ -79,10 +80,6 @@ def simulate(
     except _RollBack:
         pass
     return exported
-
-
-def _expected(rating: float, other: float) -> float:
-    return 1 / (1 + 10 ** ((other - rating) / 400))
 
 
 def _director() -> User:
@@ -214,7 +211,7 @@ def _draw_game(seats: list[int], ratings: list[float], rng: random.Random, *, ta
         return [[seat] for seat in order]
     if rng.random() < DRAW_RATE:
         return [list(range(len(seats)))]
-    first_wins = rng.random() < _expected(ratings[0], ratings[1])
+    first_wins = rng.random() < expected_score(ratings[0], ratings[1])
     winners = [seat for seat in range(len(seats)) if (seats[seat] == 0) == first_wins]
     losers = [seat for seat in range(len(seats)) if seat not in winners]
     return [winners, losers]
