@@ -18,8 +18,8 @@ heads-up and 4 players (two seats each, alternating round the table), podkidnoy 
 ladder is printed beside the figures' one. Games run in worker processes, one game per task.
 
 Usage: ``python bench/bots.py [--quick] [--json PATH] [--workers=N] [--minutes=M]`` (2 workers by default;
-``--minutes`` starts no game after M minutes of wall-clock time and reports the games played, every pairing
-having played a like part of its count). ``--quick`` caps the search bots at
+``--minutes`` starts no game after M minutes of wall-clock time and reports the games played: the fast
+bots' games come first, then every search pairing plays a like part of its count). ``--quick`` caps the search bots at
 a few hundred iterations a move and plays few games: it checks that everything runs, not the figures.
 """
 
@@ -181,12 +181,14 @@ def tasks_for(quick: bool) -> list[Task]:
                 searched = {first, second} & SEARCHERS
                 count = plan.searched.get((first, second), 0) if searched else plan.fast
                 tasks += [Task(variant, first, second, game, quick) for game in range(count)]
-    # Every pairing advances at the same pace (a game's place is its share of its pairing's count), so that a
-    # run stopped by --minutes has played a like part of every pairing; the mirrored game of a deal follows it.
+    # The fast bots' games first (a few CPU milliseconds each, all of them within minutes); then every search
+    # pairing advances at the same pace (a game's place is its share of its pairing's count), so that a run
+    # stopped by --minutes has played a like part of each; the mirrored game of a deal follows it.
     counts: dict[tuple[tuple[str, int], str, str], int] = defaultdict(int)
     for task in tasks:
         counts[(task.variant, task.first, task.second)] += 1
-    tasks.sort(key=lambda task: ((task.game // 2 * 2) / counts[(task.variant, task.first, task.second)], task.game))
+    tasks.sort(key=lambda task: (bool({task.first, task.second} & SEARCHERS),
+                                 (task.game // 2 * 2) / counts[(task.variant, task.first, task.second)], task.game))
     return tasks
 
 
