@@ -48,8 +48,10 @@ class Command(BaseCommand):
             games_per_pairing=options["games"], seed=options["seed"], fast=options["fast"],
             withdrawals=options["withdrawals"], late_entries=options["late_entries"],
         )  # fmt: skip
-        # One line a game about its (un)rated table says nothing here.
-        logging.getLogger("ratings.services").setLevel(logging.WARNING)
+        # One line a game about its (un)rated table says nothing here; the level is put back afterwards.
+        ratings_log = logging.getLogger("ratings.services")
+        level = ratings_log.level
+        ratings_log.setLevel(logging.WARNING)
         started = time.perf_counter()
         try:
             exported = simulate(settings, progress=lambda message: self.stderr.write(message))
@@ -57,6 +59,8 @@ class Command(BaseCommand):
             raise CommandError("; ".join(error.messages)) from None
         except ValueError as error:
             raise CommandError(str(error)) from None
+        finally:
+            ratings_log.setLevel(level)
         text = json.dumps(exported, ensure_ascii=False, indent=1)
         if options["json"] is None:
             self.stdout.write(text)
