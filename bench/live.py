@@ -287,7 +287,9 @@ def main() -> None:
         client_cpu = time.process_time() - client_cpu
         server_cpu = [cpu_seconds(running.process.pid) - before for (_, running), before in zip(servers, server_cpu)]
         worker_cpu = [cpu_seconds(running.process.pid) - before for running, before in zip(workers, worker_cpu)]
-        tracebacks = sum(running.log().count("Traceback") for running in [*(r for _, r in servers), *workers])
+        logs = [running.log() for running in [*(r for _, r in servers), *workers]]
+        tracebacks = sum(log.count("Traceback") for log in logs)
+        first_traceback = next((log[log.index("Traceback") :][:8000] for log in logs if "Traceback" in log), "")
     load_after = os.getloadavg()
 
     active_s = max(1e-9, tally.last_view_at - (tally.first_action_at or tally.last_view_at))
@@ -317,6 +319,8 @@ def main() -> None:
     print_table(["figure", "value"], rows)
     for error in tally.errors[:10]:
         print("error:", error)
+    if first_traceback:
+        print("first server traceback:", first_traceback, sep="\n")
     if args.json:
         write_report(args.json, figures)
 
