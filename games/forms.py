@@ -1,5 +1,8 @@
 """Forms of the play pages: create a table (a preset, then every option of RULES.md), join a seat, add bots.
 
+The Aktobe preset plays 54 cards with the neighbours throwing in whatever the deck and throw-in fields say;
+its jokers' rule (joker_beats), the first bout's limit, teams and cheating may be chosen beside it.
+
 The create form checks the combinations a player can get wrong with translated messages, then builds the
 engine's `Rules` as the last word, so a table is never created with a rule set the engine refuses.
 """
@@ -14,7 +17,14 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import BotLevel
 from games.engine import MalformedRecord, Rules
 
-PRESET_CHOICES = [("podkidnoy", _("Podkidnoy (throw-in)")), ("perevodnoy", _("Perevodnoy (transfer)"))]
+PRESET_CHOICES = [
+    ("podkidnoy", _("Podkidnoy (throw-in)")),
+    ("perevodnoy", _("Perevodnoy (transfer)")),
+    ("aktobe", _("Aktobe (54 cards with jokers, hidden cards)")),
+]
+JOKER_BEATS_CHOICES = [("all", _("A joker beats every card")), ("same_colour", _("A joker beats only its own colour"))]
+# Aktobe fixes the deck (54) and who throws in (the defender's neighbours); the other options apply on top.
+AKTOBE_OPTIONS = ("joker_beats", "first_bout_limit", "teams", "cheating")
 DECK_CHOICES = [(24, _("24 cards (9 to ace)")), (36, _("36 cards (6 to ace)")), (52, _("52 cards (2 to ace)"))]
 PLAYER_CHOICES = [(count, str(count)) for count in range(2, 9)]
 THROW_IN_CHOICES = [("all", _("Everyone but the defender")), ("neighbours", _("Only the defender's neighbours"))]
@@ -49,6 +59,10 @@ class TableCreateForm(forms.Form):
         label=_("First bout limit"), choices=FIRST_BOUT_LIMIT_CHOICES, coerce=int, initial=6
     )
     teams = forms.ChoiceField(label=_("Teams"), choices=TEAM_CHOICES, required=False, initial="")
+    joker_beats = forms.ChoiceField(
+        label=_("Jokers"), choices=JOKER_BEATS_CHOICES, initial="all", required=False,
+        help_text=_("Aktobe only: the red joker beats the red suits and the black joker the black ones, or each beats all."),
+    )  # fmt: skip
     cheating = forms.BooleanField(
         label=_("Cheating table"), required=False,
         help_text=_("Illegal cards may be played and accused; a caught cheater pays 15% of the stake."),
@@ -71,7 +85,11 @@ class TableCreateForm(forms.Form):
         if self.errors:
             return data
         preset, deck, players, teams = data["preset"], data["deck"], data["players"], data["teams"] or None
-        if players > deck // 6:
+        if preset == "aktobe":
+            most = Rules.from_dict({"preset": "aktobe"}).max_players
+            if players > most:
+                self.add_error("players", _("Aktobe seats at most %(most)d players.") % {"most": most})
+        elif players > deck // 6:
             self.add_error(
                 "players",
                 _("A deck of %(deck)d cards seats at most %(most)d players.") % {"deck": deck, "most": deck // 6},
@@ -101,6 +119,11 @@ class TableCreateForm(forms.Form):
     def rules(self) -> Rules:
         """The engine's rule set from the cleaned options; raises MalformedRecord if it refuses them."""
         data = self.cleaned_data
+        if data["preset"] == "aktobe":
+            options = {name: data[name] for name in AKTOBE_OPTIONS}
+            options["teams"] = data["teams"] or None
+            options["joker_beats"] = data["joker_beats"] or "all"
+            return Rules.from_dict({"preset": "aktobe", **options})
         return Rules.from_dict(
             {
                 "preset": data["preset"],

@@ -23,7 +23,7 @@ def cards_text(names: Sequence[str]) -> str:
     return " ".join(card_text(name) for name in names)
 
 
-def _sentence(who: str, action: dict[str, Any]) -> str:
+def _sentence(who: str, action: dict[str, Any], names: Sequence[str] = ()) -> str:
     kind = action.get("type")
     cards = cards_text(action.get("cards", []))
     if kind == "attack":
@@ -42,6 +42,18 @@ def _sentence(who: str, action: dict[str, Any]) -> str:
         return _("%(who)s accuses %(card)s of being played against the rules") % {
             "who": who, "card": card_text(action["card"]),
         }  # fmt: skip
+    if kind == "announce":
+        return _("%(who)s says “one card!”") % {"who": who}
+    if kind == "challenge":
+        target = action.get("target")
+        whom = names[target] if isinstance(target, int) and 0 <= target < len(names) else str(target)
+        return _("%(who)s asks %(whom)s “how many cards?”") % {"who": who, "whom": whom}
+    if kind == "give":
+        return _("%(who)s gives away %(card)s") % {"who": who, "card": card_text(action["card"])}
+    if kind == "duel":
+        return _("%(who)s shows the lower trump %(card)s and takes the lead") % {
+            "who": who, "card": card_text(action["card"]),
+        }  # fmt: skip
     if kind == "take":
         return _("%(who)s takes") % {"who": who}
     if kind == "pass":
@@ -51,8 +63,8 @@ def _sentence(who: str, action: dict[str, Any]) -> str:
     return str(kind)
 
 
-def _line(who: str, entry: dict[str, Any]) -> str:
-    text = _sentence(who, entry["action"])
+def _line(who: str, entry: dict[str, Any], names: Sequence[str] = ()) -> str:
+    text = _sentence(who, entry["action"], names)
     if entry.get("timer"):
         return _("%(text)s (time ran out)") % {"text": text}
     if entry.get("autopilot"):
@@ -65,31 +77,33 @@ _CACHE_SIZE = 50_000
 _texts: dict[tuple[Any, ...], str] = {}
 
 
-def _key(language: str, who: str, entry: dict[str, Any]) -> tuple[Any, ...]:
+def _key(language: str, who: str, entry: dict[str, Any], names: Sequence[str]) -> tuple[Any, ...]:
     action = entry["action"]
+    target = action.get("target")
+    whom = names[target] if isinstance(target, int) and 0 <= target < len(names) else target
     return (
         language, who, action.get("type"), tuple(action.get("cards", ())), action.get("attack"), action.get("card"),
-        bool(entry.get("timer")), bool(entry.get("autopilot")),
+        whom, bool(entry.get("timer")), bool(entry.get("autopilot")),
     )  # fmt: skip
 
 
 def log_lines(entries: Sequence[dict[str, Any]], names: Sequence[str], language: str) -> list[dict[str, Any]]:
     """[{"seq", "seat", "text"}] for entries {"seq", "seat", "action", "timer", "autopilot"}, in `language`."""
     whos = [names[entry["seat"]] if 0 <= entry["seat"] < len(names) else str(entry["seat"]) for entry in entries]
-    keys = [_key(language, who, entry) for who, entry in zip(whos, entries)]
+    keys = [_key(language, who, entry, names) for who, entry in zip(whos, entries)]
     missing = [index for index, key in enumerate(keys) if key not in _texts]
     if missing:
         if len(_texts) > _CACHE_SIZE:
             _texts.clear()
         with translation.override(language):
             for index in missing:
-                _texts[keys[index]] = _line(whos[index], entries[index])
+                _texts[keys[index]] = _line(whos[index], entries[index], names)
     return [
-        {"seq": entry["seq"], "seat": entry["seat"], "text": _texts.get(key) or _line_now(language, who, entry)}
+        {"seq": entry["seq"], "seat": entry["seat"], "text": _texts.get(key) or _line_now(language, who, entry, names)}
         for entry, who, key in zip(entries, whos, keys)
     ]
 
 
-def _line_now(language: str, who: str, entry: dict[str, Any]) -> str:
+def _line_now(language: str, who: str, entry: dict[str, Any], names: Sequence[str]) -> str:
     with translation.override(language):
-        return _line(who, entry)
+        return _line(who, entry, names)

@@ -40,7 +40,7 @@ from games.engine.deal import deck_text
 from games.models import ActionLog, Game, GameStatus, Result, Seat, Table, TableStatus
 from games.selectors import game_result, game_seats
 from games.snapshots import remember, state_of
-from games.turns import default_action, waiting_seats
+from games.turns import default_action, optional_seats, waiting_seats
 
 TIMEOUTS_BEFORE_AUTOPILOT = 3
 MIN_TURN_SECONDS = 5
@@ -270,7 +270,7 @@ def game_start(*, table: Table, by: User | None = None, first_attacker: int | No
         raise ValidationError(_("No seat %(seat)s at this table.") % {"seat": first_attacker})
     record = Record(
         rules=rules, hands=dealt.hands, stock=dealt.stock, trump=dealt.trump, stake=table.stake,
-        first_attacker=first_attacker,
+        first_attacker=first_attacker, hidden=dealt.hidden, hidden_trump=dealt.hidden_trump,
     ).to_json()
     if table.stake:
         for seat in seats:
@@ -426,7 +426,7 @@ def _after_commit(*, game: Game, seats: Sequence[Seat], state: State, timer_in: 
     finished = game.status == GameStatus.FINISHED
     autopilot = list(game.autopilot)
     bot_waiting = [
-        seat for seat in waiting_seats(state)
+        seat for seat in waiting_seats(state) + optional_seats(state)
         if seats[seat].is_bot or (seat < len(autopilot) and autopilot[seat])
     ]  # fmt: skip
     snapshot = (game, list(seats), state)
@@ -534,7 +534,9 @@ def game_bot_move(*, game_id: int, seq: int) -> Game | None:
     seats = game_seats(game)
     state = state_of(game)
     autopilot = list(game.autopilot)
-    for seat in waiting_seats(state):
+    # Aktobe: a bot says "one card!" (or duels) at once, before the seats the game waits for move.
+    optional = [seat for seat in optional_seats(state) if seats[seat].is_bot]
+    for seat in optional + waiting_seats(state):
         if seats[seat].is_bot:
             level, by_autopilot = seats[seat].bot_level, False
         elif seat < len(autopilot) and autopilot[seat]:

@@ -31,7 +31,10 @@ SESSION_TABLE_ACCESS = "games_table_access"
 
 def rules_in_words(rules: dict[str, Any], seats: int) -> list[str]:
     """A table's rule set as short phrases in the reader's language, most important first."""
-    words = [_("Perevodnoy") if rules.get("transfer") else _("Podkidnoy")]
+    if rules.get("hidden_cards") and rules.get("deck") == 54:
+        words = [_("Aktobe")]
+    else:
+        words = [_("Perevodnoy") if rules.get("transfer") else _("Podkidnoy")]
     deck = int(rules.get("deck", 36))
     words.append(ngettext("%(count)d card", "%(count)d cards", deck) % {"count": deck})
     words.append(ngettext("%(count)d player", "%(count)d players", seats) % {"count": seats})
@@ -47,6 +50,10 @@ def rules_in_words(rules: dict[str, Any], seats: int) -> list[str]:
         words.append(_("three against three"))
     if rules.get("cheating"):
         words.append(_("cheating allowed"))
+    if rules.get("deck") == 54 and rules.get("joker_beats") == "same_colour":
+        words.append(_("a joker beats only its own colour"))
+    if rules.get("no_attack_with_epaulettes"):
+        words.append(_("epaulettes are taken, not led"))
     return words
 
 
@@ -343,6 +350,14 @@ def client_strings() -> dict[str, Any]:
         "card_label": _("%(rank)s of %(suit)s"),
         "cover_this": _("cover %(card)s"),
         "accuse_card": _("Accuse %(card)s"),
+        "announce": _("One card!"),
+        "challenge": _("%(name)s, how many cards?"),
+        "hidden_face_down": _("a hidden card face down"),
+        "announced": _("said “one card!”"),
+        "forgot": _("forgot to say “one card!”"),
+        "owes_card": _("owes a card"),
+        "under_trump": _("Turned up under the trump: %(card)s"),
+        "must_take": _("An epaulette lead: it must be taken."),
         "joker": _("Joker"),
         "take": _("Take"),
         "pass": _("Pass"),
@@ -372,6 +387,8 @@ def client_strings() -> dict[str, Any]:
             "throw": _("Throw in %(cards)s"),
             "transfer": _("Transfer with %(cards)s"),
             "show_trump": _("Show the trump %(cards)s to transfer"),
+            "give": _("Give away %(cards)s"),
+            "duel": _("Show %(cards)s: my trump is lower, the lead is mine"),
         },
         "levels": dict(BotLevel.choices),
         "ranks": {"J": "J", "Q": "Q", "K": "K", "A": "A"},

@@ -44,7 +44,12 @@ Policy = Callable[[State, int, random.Random], Action]
 
 
 def _random(observation: Observation, rng: random.Random) -> Action:
-    """The random bot on an observation: any legal action, accusing only now and then."""
+    """The random bot on an observation: any legal action, accusing only now and then. Under Aktobe's rules
+    a filled state does not know everything legality depends on (the lowest trump the first leader held), so
+    the bot picks among the observation's own legal moves."""
+    if observation.rules.special:
+        actions = list(observation.legal)
+        return actions[int(rng.random() * len(actions))]
     return random_bot.choose(observation.filled(), observation.seat, rng)
 
 

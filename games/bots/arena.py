@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from games.engine.actions import Action
 from games.engine.deal import deal
-from games.engine.play import actors, play, play_trusted
+from games.engine.play import actors, movers, play, play_trusted
 from games.engine.rules import Rules
 from games.engine.state import State
 
@@ -47,7 +47,8 @@ def play_game(
     record = GameRecord(state=state, seconds=[0.0] * state.n, decisions=[0] * state.n, longest=[0.0] * state.n)
     seen = 0
     while not state.finished and len(record.actions) < MAX_ACTIONS:
-        seats = actors(state)
+        # Aktobe: only the seats the game needs (moves like "how many cards?" are the bots' own choice).
+        seats = movers(state) if state.special else actors(state)
         seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
         started = time.process_time()
         action = bots[seat](observe(state, seat, seen), rng)

@@ -15,6 +15,11 @@ The weights were tuned by self-play (thousands of mirrored heads-up games agains
 against the random bot): throwing in high plain cards, leading high pairs and taking low cards to spare
 trumps each lost games.
 
+Aktobe (issue 8): jokers are dearer than any trump (they beat everything), so they are spent last. The bot
+says "one card!" at once, asks "how many cards?" only of a player it saw forget (he acted down to one card
+without saying it), gives away its cheapest card when it owes one, and wins the duel for the first lead
+whenever it holds a lower trump than the leader claimed; it never leads out of turn.
+
 ``decide(state, seat, possible)`` is the core: it reads only the public facts of ``state``, the seat's own
 hand and ``possible`` (the cards each seat may hold), so the bot calls it on a state filled from its
 observation, and the search bot's playouts call it on sampled states.
@@ -25,15 +30,18 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from games.engine.actions import ACCUSE, ATTACK, COVER, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action
-from games.engine.cards import CARDS_OF_RANKS, RANK_MASK, SUIT_MASK, popcount
-from games.engine.play import legal_actions
+from games.engine.actions import (
+    ACCUSE, ANNOUNCE, ATTACK, CHALLENGE, COVER, DUEL, GIVE, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action,
+)
+from games.engine.cards import CARDS_OF_RANKS, JOKERS, RANK_MASK, SUIT_MASK, popcount
+from games.engine.play import NO_LIMIT, barred_leads, legal_actions, movers, must_cover_with, one_card_due
 from games.engine.state import State
 
 from .knowledge import Observation
 
 TAKE_ACTION: Final = Action(TAKE)
 PASS_ACTION: Final = Action(PASS)
+ANNOUNCE_ACTION: Final = Action(ANNOUNCE)
 
 # Leading two cards of a rank is worth as much as leading a card this many ranks lower.
 PAIR_BONUS: Final = 3
@@ -43,6 +51,11 @@ TRUMP_IN_RANK_PENALTY: Final = 2
 # With three or more players, leading what the next player cannot beat can go round for ever: each taker
 # passes the cards on the same way. Past this many bouts (a game takes 10 to 30) the bot leads its cheapest card.
 LONG_GAME_BOUTS: Final = 60
+
+
+def dear_cards(state: State) -> int:
+    """The cards the bot spends last: the trumps, and the jokers (54 cards), which beat even trumps."""
+    return (SUIT_MASK[state.trump] if state.trump >= 0 else 0) | JOKERS
 
 
 def _lowest_bit_card(mask: int) -> int:
@@ -86,7 +99,7 @@ def cover_plan(state: State, hand: int) -> list[tuple[int, int]] | None:
 
     The attack cards with the fewest beaters in hand are served first, each with its cheapest beater."""
     beaters = state.beaters
-    trumps = SUIT_MASK[state.trump] if state.trump >= 0 else 0
+    trumps = dear_cards(state)
     if state.open == 1:
         # The usual case, and the search's playouts call this at every defence: no sorting to do.
         attack = state.attack[state.cover.index(-1)]
@@ -113,6 +126,12 @@ def decide(state: State, seat: int, possible: list[int]) -> Action:
     """The heuristic's move for ``seat``, who must be one of the seats that may act (not only by accusing).
 
     Reads the table, the counts, the stock count, the discard, the seat's own hand and ``possible``."""
+    if state.special:
+        if state.owed:
+            # Only owed cards are given now; the cheapest goes.
+            return Action(GIVE, 1 << cheapest(state.hands[seat], dear_cards(state)))
+        if one_card_due(state, seat):
+            return ANNOUNCE_ACTION
     if not state.attack:
         return _lead(state, seat, possible)
     if seat == state.defender and not state.taken and state.open:
@@ -122,7 +141,10 @@ def decide(state: State, seat: int, possible: list[int]) -> Action:
 
 def _lead(state: State, seat: int, possible: list[int]) -> Action:
     hand = state.hands[seat]
-    trumps = SUIT_MASK[state.trump] if state.trump >= 0 else 0
+    trumps = dear_cards(state)
+    if state.special and state.rules.no_attack_with_epaulettes:
+        allowed = hand & ~barred_leads(state, seat)
+        hand = allowed if allowed else hand
     limit = state.limit
     if state.bouts > LONG_GAME_BOUTS:
         return Action(ATTACK, 1 << cheapest(hand, trumps))
@@ -181,7 +203,9 @@ def _endgame_lead(state: State, hand: int, trumps: int, limit: int, defender_may
 
 def _defend(state: State, seat: int) -> Action:
     hand = state.hands[seat]
-    trumps = SUIT_MASK[state.trump] if state.trump >= 0 else 0
+    trumps = dear_cards(state)
+    if state.forced_take:
+        return TAKE_ACTION  # an epaulette lead (no_attack_with_epaulettes)
     plan = cover_plan(state, hand)
     rules = state.rules
     if rules.transfer and not state.covered:
@@ -189,6 +213,13 @@ def _defend(state: State, seat: int) -> Action:
         if transfer is not None:
             return transfer
     if plan is None:
+        if state.hidden_cards:
+            card = must_cover_with(state)
+            if card >= 0:
+                # He holds only his turned-up hidden card and it beats an open card: he must cover with it.
+                for attack, covering in zip(state.attack, state.cover):
+                    if covering < 0 and state.beaters[attack] >> card & 1:
+                        return Action(COVER, 1 << card, attack)
         return TAKE_ACTION
     # Any order covers with the same cards; self-play found the dearest first no worse than the cheapest first.
     attack, card = plan[0] if len(plan) == 1 else max(plan, key=lambda pair: card_cost(pair[1], trumps))
@@ -219,9 +250,11 @@ def _transfer(state: State, seat: int, hand: int, trumps: int) -> Action | None:
 
 def _throw_or_pass(state: State, seat: int) -> Action:
     hand = state.hands[seat]
-    trumps = SUIT_MASK[state.trump] if state.trump >= 0 else 0
+    trumps = dear_cards(state)
     matching = hand & CARDS_OF_RANKS[state.table_ranks]
     room = state.limit - len(state.attack)
+    if state.taken and state.special and state.rules.unlimited_throw_in_on_take:
+        room = NO_LIMIT
     can_pass = state.taken or not state.open
     if room > 0 and matching:
         give = matching & ~trumps
@@ -257,12 +290,33 @@ def caught_cards(state: State, seat: int) -> int:
     return cards
 
 
+def special_move(observation: Observation) -> Action | None:
+    """Aktobe's moves around the bout, before anything else: say "one card!", win the duel for the first lead
+    (the lead, and a card shed), ask "how many cards?" of a player seen to forget. None if there is none."""
+    if not observation.rules.special:
+        return None
+    public = observation.public
+    challenge: Action | None = None
+    for action in observation.legal:
+        kind = action.kind
+        if kind == ANNOUNCE or kind == DUEL:
+            return action
+        if kind == CHALLENGE and public.forgot >> action.target & 1 and challenge is None:
+            challenge = action
+    return challenge
+
+
 def choose(observation: Observation, rng: random.Random) -> Action:
     legal = observation.legal
     if len(legal) == 1:
         return legal[0]
+    special = special_move(observation)
+    if special is not None:
+        return special
     state = observation.filled()
     seat = observation.seat
+    if state.special and seat not in movers(state):
+        return optional_move(state, legal)
     if state.rules.cheating:
         caught = caught_cards(state, seat)
         if caught:
@@ -271,6 +325,21 @@ def choose(observation: Observation, rng: random.Random) -> Action:
             return least_harm(legal)
     possible = [observation.possible(other) for other in range(observation.players)]
     return decide(state, seat, possible)
+
+
+def optional_move(state: State, legal: tuple[Action, ...] | list[Action]) -> Action:
+    """A move for a seat made to act although the game needs nothing from it (Aktobe: every move it has is
+    optional): ask "how many cards?" (the asker sheds a card), else make the first lead out of turn with its
+    cheapest card, else its first listed move."""
+    trumps = dear_cards(state)
+    best: Action | None = None
+    for action in legal:
+        if action.kind == CHALLENGE:
+            return action
+        if action.kind == ATTACK and not action.cards & (action.cards - 1):
+            if best is None or card_cost(action.card, trumps) < card_cost(best.card, trumps):
+                best = action
+    return best if best is not None else legal[0]
 
 
 def least_harm(legal: tuple[Action, ...] | list[Action]) -> Action:

@@ -29,6 +29,12 @@ How to build an observation:
   This replays the log on a ``PublicGame``, a copy of the game in which every card that has not been
   seen is a stand-in, so it cannot leak a hidden card by construction. ``face_up`` is the card that lay
   face up under the stock at the deal (public from the start; the view stops showing it once drawn).
+
+Aktobe (issue 8) adds places where an unseen card can lie: each player's hidden card while it lies face down
+(the seat's own too: nobody looks at it before turning it up) and the card under the face-up trump until the
+stock runs out; ``sample`` deals unseen cards into them as well. The turned-up card under the trump is public;
+a player's turned-up hidden card is known to him alone. A card given (the "one card!" penalty, the duel) is
+passed face up, so the log names it like any played card.
 - With only the state at hand and no log (``manage.py simulate`` calls a policy as
   ``(state, seat, rng)``): ``registry_policy`` remembers, per game, the cards seen at the earlier turns of
   any bot seat (``Memory``). A caller that plays one ``State`` object in place, as ``simulate`` does, gets
@@ -42,12 +48,14 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from games.engine.actions import ATTACK, COVER, SHOW_TRUMP, THROW, TRANSFER, Action, action_from_json
-from games.engine.cards import cards_in, deck_mask, parse_card, parse_suit, popcount
+from games.engine.actions import (
+    ATTACK, COVER, DUEL, GIVE, SHOW_TRUMP, THROW, TRANSFER, Action, action_from_json,
+)
+from games.engine.cards import SUIT_MASK, cards_in, deck_mask, parse_card, parse_suit, popcount
 from games.engine.errors import IllegalAction
 from games.engine.play import legal_actions, new_game, play
 from games.engine.rules import Rules
-from games.engine.state import State
+from games.engine.state import NO_CLAIM, State
 
 ObservationPolicy = Callable[["Observation", random.Random], Action]
 EnginePolicy = Callable[[State, int, random.Random], Action]
@@ -57,8 +65,9 @@ EnginePolicy = Callable[[State, int, random.Random], Action]
 STATE_FIELDS: tuple[str, ...] = tuple(
     name for name in dir(State) if not name.startswith("_") and not callable(getattr(State, name))
 )
-# The only fields of a state that hold hidden cards; an observation's ``public`` state blanks them.
-HIDDEN_FIELDS = ("hands", "stock")
+# The fields of a state that hold hidden cards; an observation's ``public`` state blanks them (``claim`` is
+# the lowest trump the first leader held: his to know).
+HIDDEN_FIELDS = ("hands", "stock", "hidden", "hidden_trump", "claim")
 
 
 class Observation:
@@ -70,11 +79,11 @@ class Observation:
     to be played on: ``sample`` and ``filled`` return states that are."""
 
     __slots__ = ("seat", "rules", "players", "trump", "face_up", "hand", "counts", "known", "discard",
-                 "unseen", "stock_count", "legal", "public")
+                 "unseen", "stock_count", "legal", "public", "hidden_down", "trump_under")
 
     def __init__(
         self, seat: int, public: State, counts: tuple[int, ...], stock_count: int, seen: int,
-        legal: tuple[Action, ...], in_play: int,
+        legal: tuple[Action, ...], in_play: int, hidden_down: int = 0, trump_under: bool = False,
     ) -> None:
         self.seat = seat
         self.rules = public.rules
@@ -96,8 +105,16 @@ class Observation:
             placed |= 1 << self.face_up
         self.unseen = in_play & ~placed
         self.legal = legal
+        # Aktobe: the seats whose hidden card lies face down (his own too), and whether a card lies face down
+        # under the trump card; each is a place an unseen card may be in.
+        self.hidden_down = hidden_down
+        self.trump_under = trump_under
+        if public.hidden_trump >= 0:
+            placed |= 1 << public.hidden_trump
+            self.unseen = in_play & ~placed
         expected = sum(count - popcount(known) for other, (count, known) in enumerate(zip(counts, self.known))
                        if other != seat) + stock_count - (1 if self.face_up >= 0 else 0)
+        expected += popcount(hidden_down) + (1 if trump_under else 0)
         if popcount(self.unseen) != expected:
             raise ValueError(f"inconsistent observation: {popcount(self.unseen)} unseen cards for {expected} places")
 
@@ -106,7 +123,7 @@ class Observation:
         public = tuple(_plain(getattr(self.public, name)) for name in STATE_FIELDS if name not in HIDDEN_FIELDS)
         legal = tuple(sorted((action.kind, action.cards, action.target) for action in self.legal))
         return (self.seat, self.hand, self.counts, self.known, self.discard, self.unseen, self.stock_count,
-                self.face_up, legal, public)
+                self.face_up, legal, public, self.hidden_down, self.trump_under)
 
     def others(self) -> list[int]:
         return [seat for seat in range(self.players) if seat != self.seat]
@@ -143,6 +160,15 @@ class Observation:
                 hand |= 1 << card
             hands[seat] = hand
             start += need
+        if self.hidden_down or self.trump_under:
+            hidden = state.hidden = state.hidden[:]
+            for seat in range(self.players):
+                if self.hidden_down >> seat & 1:
+                    hidden[seat] = pool[start]
+                    start += 1
+            if self.trump_under:
+                state.hidden_trump = pool[start]
+                start += 1
         stock = pool[start:]
         if self.face_up >= 0:
             stock.insert(0, self.face_up)  # the stock's top is its last card; the face-up card is drawn last
@@ -166,6 +192,8 @@ def observe(state: State, seat: int, seen: int) -> Observation:
     seen |= state.discard | state.table_mask() | shown_cards(state)
     if state.trump_card >= 0:
         seen |= 1 << state.trump_card
+    if state.hidden_trump >= 0 and not state.stock:
+        seen |= 1 << state.hidden_trump  # turned up when the stock ran out
     public = state.copy()
     public.hands = [hand if other == seat else hand & seen for other, hand in enumerate(state.hands)]
     public.stock = []
@@ -177,7 +205,23 @@ def observe(state: State, seat: int, seen: int) -> Observation:
         in_play |= hand
     for card in state.stock:
         in_play |= 1 << card
-    return Observation(seat, public, counts, len(state.stock), seen, tuple(legal_actions(state, seat)), in_play)
+    hidden_down = 0
+    if state.hidden_cards:
+        in_play |= state.hidden_mask()
+        if state.hidden_trump >= 0:
+            in_play |= 1 << state.hidden_trump
+        for other in range(state.n):
+            if state.face_down(other) >= 0:
+                hidden_down |= 1 << other
+        # Nobody knows a face-down card; a turned-up one only its owner (it is in his hand).
+        own = state.hidden[seat]
+        known = own >= 0 and state.hidden_up >> seat & 1 and state.hands[seat] >> own & 1
+        public.hidden = [own if other == seat and known else -1 for other in range(state.n)]
+        public.hidden_trump = state.hidden_trump if not state.stock else -1
+    public.claim = NO_CLAIM
+    trump_under = state.hidden_trump >= 0 and bool(state.stock)
+    return Observation(seat, public, counts, len(state.stock), seen, tuple(legal_actions(state, seat)), in_play,
+                       hidden_down, trump_under)
 
 
 def shown_cards(state: State) -> int:
@@ -232,6 +276,8 @@ class Memory:
         seen = self.seen | state.discard | state.table_mask() | shown_cards(state)
         if state.trump_card >= 0:
             seen |= 1 << state.trump_card
+        if state.hidden_trump >= 0 and not state.stock:
+            seen |= 1 << state.hidden_trump
         self.seen = seen
         return seen
 
@@ -271,34 +317,80 @@ def registry_policy(choose: ObservationPolicy) -> EnginePolicy:
 class PublicGame:
     """A game replayed from its public course only: the rules, the public facts of the deal and the action
     log. Hands and stock hold stand-in cards for every card that has not been seen; a card a player lays
-    down is first swapped into his hand from wherever its stand-in lies (another hand or the stock, never
-    a seen card), so every seen card is where it really is and every count is right, while nothing about
-    an unseen card is known. The engine itself plays the replay, so draws, bouts, transfers, accusations
-    and who goes out follow the rules exactly."""
+    down is first swapped into his hand from wherever its stand-in lies (another hand, the stock, a hidden
+    card face down; never a seen card), so every seen card is where it really is and every count is right,
+    while nothing about an unseen card is known. The engine itself plays the replay, so draws, bouts,
+    transfers, accusations and who goes out follow the rules exactly.
+
+    Aktobe: the hidden cards are stand-ins too, and so is the card under the trump until it is turned up
+    (``hidden_trump``, public once the stock is empty, must then be given). Which card a player turned up is
+    his secret, so the replay forgets it (the rule that he must cover with it is his own legal moves' concern),
+    and so is the lowest trump the first leader held: a duel shown later is taken as the public fact it is."""
 
     def __init__(
         self, rules: Rules, players: int, *, trump: int, face_up: int | None, first_attacker: int,
         teams: tuple[tuple[int, ...], tuple[int, ...]] | None = None, stake: int = 0,
+        hidden_trump: int | None = None,
     ) -> None:
         deck = list(cards_in(deck_mask(rules.deck)))
-        if face_up is not None:
-            deck.remove(face_up)
+        for known in (face_up, hidden_trump):
+            if known is not None:
+                deck.remove(known)
         dealt = 6 * players
         hands = [0] * players
         for index, card in enumerate(deck[:dealt]):
             hands[index % players] |= 1 << card
-        stock = deck[dealt:]
+        rest = deck[dealt:]
+        hidden: list[int] | None = None
+        under = -1
+        if rules.hidden_cards:
+            hidden, rest = rest[:players], rest[players:]
+            under = hidden_trump if hidden_trump is not None else rest.pop()
+        stock = rest
         if face_up is not None:
             stock.append(face_up)  # a record lists the stock top first, the face-up card last
-        self.state = new_game(rules, hands, stock, trump=trump, first_attacker=first_attacker, teams=teams, stake=stake)
+        self.state = new_game(
+            rules, hands, stock, trump=trump if face_up is None else None, first_attacker=first_attacker, teams=teams,
+            stake=stake, hidden=hidden, hidden_trump=under,
+        )
         self.seen = 1 << face_up if face_up is not None else 0
 
     def apply(self, seat: int, action: Action) -> None:
         """Replay one action of the log; IllegalAction if the log cannot be a game of these rules."""
-        if action.kind in (ATTACK, COVER, THROW, TRANSFER, SHOW_TRUMP):
+        state = self.state
+        kind = action.kind
+        if kind in (ATTACK, COVER, THROW, TRANSFER, SHOW_TRUMP, GIVE, DUEL):
             self._bring(seat, action.cards)
-        play(self.state, seat, action)
+        opening = state.opening
+        if kind == DUEL:
+            self._no_lower_trump(seat, action.card)
+            state.claim = NO_CLAIM
+        play(state, seat, action)
+        if opening and not state.opening:
+            state.claim = NO_CLAIM  # the first leader's lowest trump is his to know
+        for other in range(state.n):
+            if state.hidden_up >> other & 1:
+                state.hidden[other] = -1
         self.seen |= action.cards
+
+    def _swap(self, card: int, stand_in: int) -> None:
+        """Put ``stand_in`` where ``card`` lies now (a hand, a hidden card face down, under the trump, the stock)."""
+        state = self.state
+        hands = state.hands
+        for other in range(state.n):
+            if hands[other] >> card & 1:
+                hands[other] = hands[other] & ~(1 << card) | 1 << stand_in
+                return
+        for other in range(state.n):
+            if state.face_down(other) == card:
+                state.hidden[other] = stand_in
+                return
+        if state.hidden_trump == card and state.stock:
+            state.hidden_trump = stand_in
+            return
+        if card not in state.stock:
+            raise IllegalAction(f"{card} is out of play")
+        state.stock[state.stock.index(card)] = stand_in
 
     def _bring(self, seat: int, cards: int) -> None:
         """Put ``cards`` into ``seat``'s stand-in hand, each swapped for one of his unseen stand-ins."""
@@ -311,27 +403,56 @@ class PublicGame:
             if not spare:
                 raise IllegalAction(f"seat {seat} holds no card that could be this one")
             stand_in = (spare & -spare).bit_length() - 1
-            for other in range(state.n):
-                if hands[other] >> card & 1:
-                    hands[other] = hands[other] & ~(1 << card) | 1 << stand_in
-                    break
-            else:
-                if card not in state.stock:
-                    raise IllegalAction(f"seat {seat} cannot hold a card that is out of play")
-                state.stock[state.stock.index(card)] = stand_in
+            try:
+                self._swap(card, stand_in)
+            except IllegalAction:
+                raise IllegalAction(f"seat {seat} cannot hold a card that is out of play") from None
             hands[seat] = hands[seat] & ~(1 << stand_in) | 1 << card
 
-    def observation(self, seat: int, hand: int) -> Observation:
-        """The observation of ``seat``, who holds ``hand``: his stand-ins are swapped for his real cards."""
+    def _no_lower_trump(self, seat: int, card: int) -> None:
+        """A duel shows the seat's lowest trump: any unseen stand-in trump lower than it in his hand trades
+        places with an unseen card that is not one."""
+        state = self.state
+        if state.trump < 0:
+            return
+        lower = state.hands[seat] & SUIT_MASK[state.trump] & ((1 << card) - 1) & ~self.seen
+        mine = state.hands[seat]
+        for stand_in in cards_in(lower):
+            candidates = _unseen_elsewhere(state, seat) & ~self.seen & ~(SUIT_MASK[state.trump] & ((1 << card) - 1))
+            if not candidates:
+                raise IllegalAction(f"seat {seat} holds a lower trump than {card}")
+            other = (candidates & -candidates).bit_length() - 1
+            self._swap(other, stand_in)
+            mine = mine & ~(1 << stand_in) | 1 << other
+            state.hands[seat] = mine
+
+    def observation(self, seat: int, hand: int, hidden_card: int = -1) -> Observation:
+        """The observation of ``seat``, who holds ``hand``: his stand-ins are swapped for his real cards.
+        ``hidden_card`` is his hidden card if he has turned it up (he alone knows which card it was)."""
         if popcount(hand) != popcount(self.state.hands[seat]):
             raise ValueError(f"seat {seat} holds {popcount(self.state.hands[seat])} cards, not {popcount(hand)}")
         saved = self.state
         self.state = saved.copy()
         try:
             self._bring(seat, hand)
+            if hidden_card >= 0 and self.state.hidden_up >> seat & 1:
+                self.state.hidden[seat] = hidden_card
             return observe(self.state, seat, self.seen)
         finally:
             self.state = saved
+
+
+def _unseen_elsewhere(state: State, seat: int) -> int:
+    """The cards that lie where ``seat`` cannot see: other hands, the hidden cards face down, the stock."""
+    mask = state.hidden_mask()
+    for other in range(state.n):
+        if other != seat:
+            mask |= state.hands[other]
+    for card in state.stock:
+        mask |= 1 << card
+    if state.stock and state.trump_card >= 0:
+        mask &= ~(1 << state.trump_card)
+    return mask
 
 
 def observation_from_view(
@@ -349,10 +470,11 @@ def observation_from_view(
     players = int(view["players"])
     if face_up is None and rules.deck > 6 * players:
         raise ValueError("the face-up card of the deal is needed once the view no longer shows it")
-    trump = parse_suit(view["trump"])
+    trump = parse_suit(view["trump"]) if view["trump"] is not None else -1
     teams = view.get("teams")
+    hidden_trump = view.get("hidden_trump")  # Aktobe: public once the stock has run out
     game = PublicGame(
-        rules, players, trump=trump,
+        rules, players, trump=trump, hidden_trump=parse_card(hidden_trump) if hidden_trump else None,
         face_up=parse_card(face_up) if face_up is not None else None,
         first_attacker=actions[0][0] if actions else int(view["attacker"]),
         teams=(tuple(teams[0]), tuple(teams[1])) if teams else None, stake=stake,
@@ -362,4 +484,5 @@ def observation_from_view(
     hand = 0
     for name in view["hand"]:
         hand |= 1 << parse_card(name)
-    return game.observation(int(view["seat"]), hand)
+    hidden_card = view.get("hidden_card")
+    return game.observation(int(view["seat"]), hand, parse_card(hidden_card) if hidden_card else -1)

@@ -21,9 +21,11 @@ import random
 import time
 from typing import Final
 
-from games.engine.actions import ACCUSE, ATTACK, COVER, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action
-from games.engine.cards import CARDS_OF_RANKS, RANK_MASK, SUIT_MASK, popcount
-from games.engine.play import actors, legal_actions, play_trusted, throwers
+from games.engine.actions import ACCUSE, ANNOUNCE, ATTACK, COVER, GIVE, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action
+from games.engine.cards import CARDS_OF_RANKS, RANK_MASK, popcount
+from games.engine.play import (
+    NO_LIMIT, actors, barred_leads, legal_actions, movers, must_cover_with, one_card_due, play_trusted, throwers,
+)
 from games.engine.state import State
 
 from . import heuristic
@@ -51,6 +53,8 @@ class Node:
 def honest_actors(state: State) -> list[int]:
     """The seats that have an honest move now (at a cheating table the engine also counts seats whose only
     moves are accusations or illegal cards; in the search nobody cheats, so nobody needs to accuse)."""
+    if state.special:
+        return movers(state)  # Aktobe: optional moves ("how many cards?", the duel) are not the tree's
     if not state.rules.cheating:
         return actors(state)
     if state.finished:
@@ -76,8 +80,19 @@ def candidate_actions(state: State, seat: int) -> list[Action]:
     single cards for a throw-in, the cheapest plain and the cheapest trump cover of each open card, taking,
     passing, and transfers with one card, all cards of the rank, or a shown trump."""
     hand = state.hands[seat]
-    trumps = SUIT_MASK[state.trump] if state.trump >= 0 else 0
+    trumps = heuristic.dear_cards(state)
     actions: list[Action] = []
+    if state.special:
+        # Aktobe: an owed card is given (the cheapest), "one card!" is said, before anything else.
+        if state.owed:
+            if any(entry >> 4 == seat for entry in state.owed):
+                actions.append(Action(GIVE, 1 << heuristic.cheapest(hand, trumps)))
+            return actions
+        if one_card_due(state, seat):
+            return [Action(ANNOUNCE)]
+        if not state.attack and state.rules.no_attack_with_epaulettes:
+            allowed = hand & ~barred_leads(state, seat)
+            hand = allowed if allowed else hand
     if not state.attack:
         limit = state.limit
         rest = hand
@@ -99,6 +114,8 @@ def candidate_actions(state: State, seat: int) -> list[Action]:
     if seat == state.defender:
         if state.taken or not state.open:
             return actions
+        if state.forced_take:
+            return [TAKE_ACTION]
         beaters = state.beaters
         for attack, covering in zip(state.attack, state.cover):
             if covering >= 0:
@@ -110,7 +127,8 @@ def candidate_actions(state: State, seat: int) -> list[Action]:
             trump_options = options & trumps
             if trump_options:
                 actions.append(Action(COVER, trump_options & -trump_options, attack))
-        actions.append(TAKE_ACTION)
+        if not (state.hidden_cards and must_cover_with(state) >= 0):
+            actions.append(TAKE_ACTION)
         if state.rules.transfer and not state.covered and hand & RANK_MASK[state.attack[0] >> 2]:
             for action in legal_actions(state, seat):
                 kind = action.kind
@@ -121,6 +139,8 @@ def candidate_actions(state: State, seat: int) -> list[Action]:
     if not throwers(state) >> seat & 1 or state.passed >> seat & 1:
         return actions
     room = state.limit - len(state.attack)
+    if state.taken and state.special and state.rules.unlimited_throw_in_on_take:
+        room = NO_LIMIT
     if room > 0:
         matching = hand & CARDS_OF_RANKS[state.table_ranks]
         while matching:
@@ -187,7 +207,7 @@ def playout(state: State, rng: random.Random, epsilon: float) -> None:
     steps = 0
     most = PLAYOUT_ACTIONS_PER_PLAYER * state.n
     # Local names: this loop is where the search spends most of its time.
-    acting = honest_actors if state.rules.cheating else actors
+    acting = honest_actors if state.rules.cheating or state.special else actors
     decide = heuristic.decide
     draw = rng.random
     while not state.finished and steps < most:
@@ -224,8 +244,13 @@ class SearchBot:
         legal = observation.legal
         if len(legal) == 1:
             return legal[0]
+        special = heuristic.special_move(observation)
+        if special is not None:
+            return special
         state = observation.filled()
         seat = observation.seat
+        if state.special and seat not in movers(state):
+            return heuristic.optional_move(state, legal)
         if state.rules.cheating:
             caught = heuristic.caught_cards(state, seat)
             if caught:

@@ -15,15 +15,25 @@ SHOW_TRUMP: Final = 4
 TAKE: Final = 5
 PASS: Final = 6
 ACCUSE: Final = 7
-KIND_NAMES = ("attack", "cover", "throw", "transfer", "show_trump", "take", "pass", "accuse")
+# Aktobe (RULES.md, The Aktobe variant; docs/aktobe.md): "one card!", "how many cards?" of a player who did not
+# say it, a card given to another player (the penalty, the duel), and a lower trump shown for the first lead.
+ANNOUNCE: Final = 8
+CHALLENGE: Final = 9
+GIVE: Final = 10
+DUEL: Final = 11
+KIND_NAMES = (
+    "attack", "cover", "throw", "transfer", "show_trump", "take", "pass", "accuse", "announce", "challenge", "give",
+    "duel",
+)
 KIND_BY_NAME = {name: kind for kind, name in enumerate(KIND_NAMES)}
 _MULTI_CARD = (ATTACK, THROW, TRANSFER)
-_ONE_CARD = (SHOW_TRUMP, ACCUSE)
+_ONE_CARD = (SHOW_TRUMP, ACCUSE, GIVE, DUEL)
 
 
 class Action:
-    """One move. ``cards`` is the set of cards played, shown or accused (a bitmask; one card for a
-    cover, show_trump or accuse); ``target`` is the attack card a cover goes on, else -1.
+    """One move. ``cards`` is the set of cards played, shown, given or accused (a bitmask; one card for a
+    cover, show_trump, accuse, give or duel); ``target`` is the attack card a cover goes on, the seat a
+    challenge asks, else -1.
 
     A plain class rather than a NamedTuple: compiled by mypyc it is built in a few nanoseconds,
     which matters when bots list thousands of moves a second."""
@@ -60,6 +70,8 @@ class Action:
             data["card"] = card_name(self.card)
         elif kind in _ONE_CARD:
             data["card"] = card_name(self.card)
+        elif kind == CHALLENGE:
+            data["target"] = self.target
         return data
 
     def __str__(self) -> str:
@@ -70,6 +82,8 @@ class Action:
             return f"cover {card_name(self.target)} with {card_name(self.card)}"
         if kind in _ONE_CARD:
             return f"{KIND_NAMES[kind]} {card_name(self.card)}"
+        if kind == CHALLENGE:
+            return f"challenge seat {self.target}"
         return KIND_NAMES[kind]
 
 
@@ -97,8 +111,21 @@ def accuse(card: int) -> Action:
     return Action(ACCUSE, 1 << card)
 
 
+def give(card: int) -> Action:
+    return Action(GIVE, 1 << card)
+
+
+def duel(card: int) -> Action:
+    return Action(DUEL, 1 << card)
+
+
+def challenge(seat: int) -> Action:
+    return Action(CHALLENGE, 0, seat)
+
+
 TAKE_ACTION = Action(TAKE)
 PASS_ACTION = Action(PASS)
+ANNOUNCE_ACTION = Action(ANNOUNCE)
 
 
 def _mask(cards: tuple[int, ...]) -> int:
@@ -110,7 +137,8 @@ def _mask(cards: tuple[int, ...]) -> int:
 
 def action_from_json(data: object) -> Action:
     """Parse ``{"type": "cover", "attack": "6S", "card": "8S"}`` and the like; MalformedRecord if the
-    shape is wrong (unknown type, missing field, a string that is not a card, a card listed twice)."""
+    shape is wrong (unknown type, missing field, a string that is not a card, a card listed twice). Whether a
+    challenge's target is a seat of the game is the record's check."""
     if not isinstance(data, dict):
         raise MalformedRecord("an action must be an object")
     kind_name = data.get("type")
@@ -137,6 +165,11 @@ def action_from_json(data: object) -> Action:
             if "card" not in data:
                 raise MalformedRecord(f"{kind_name} needs 'card'")
             return Action(kind, 1 << parse_card(data["card"]))
+        if kind == CHALLENGE:
+            target = data.get("target")
+            if isinstance(target, bool) or not isinstance(target, int) or target < 0:
+                raise MalformedRecord("challenge needs 'target', the seat asked")
+            return Action(CHALLENGE, 0, target)
     except ValueError as error:
         raise MalformedRecord(str(error)) from None
     return Action(kind)

@@ -17,6 +17,7 @@ JOKER_RANK: Final = 13
 RED_JOKER: Final = 52
 BLACK_JOKER: Final = 53
 CARD_COUNT: Final = 54
+JOKERS: Final = (1 << RED_JOKER) | (1 << BLACK_JOKER)
 NO_TRUMP: Final = -1
 
 # Lowest rank index in each deck size (RULES.md, Cards): 24 = 9..A, 36 = 6..A, 52/54 = 2..A.

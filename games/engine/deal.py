@@ -13,7 +13,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
-from .cards import SUIT_MASK, card_name, deck_cards, mask_of
+from .cards import SUIT_MASK, card_name, deck_cards, mask_of, suit_of
 from .errors import MalformedRecord
 from .play import HAND_SIZE, lowest_trump_holder, new_game
 from .rules import Rules
@@ -66,7 +66,8 @@ def verify_commitment(digest: str, salt: str, order_text: str) -> bool:
 
 @dataclass(frozen=True)
 class Deal:
-    """A deck order split into hands (seat order) and stock (top first, the face-up card last)."""
+    """A deck order split into hands (seat order) and stock (top first, the face-up card last); under the
+    hidden_cards rule also each seat's hidden card and the card under the face-up trump card."""
 
     rules: Rules
     order: list[int]
@@ -74,6 +75,8 @@ class Deal:
     stock: list[int]
     trump: int
     salt: str
+    hidden: list[int] | None = None
+    hidden_trump: int = -1
 
     @property
     def commitment(self) -> str:
@@ -82,27 +85,37 @@ class Deal:
     def state(
         self, *, first_attacker: int | None = None,
         teams: tuple[tuple[int, ...], tuple[int, ...]] | None = None, stake: int = 0,
+        epaulette_ranks: list[int] | None = None, queen: int = -1,
     ) -> State:
         return new_game(
             self.rules, self.hands, self.stock, trump=self.trump, first_attacker=first_attacker,
-            teams=teams, stake=stake,
+            teams=teams, stake=stake, hidden=self.hidden, hidden_trump=self.hidden_trump,
+            epaulette_ranks=epaulette_ranks, queen=queen,
         )
 
 
 def deal(rules: Rules, players: int, seed: str | None = None, salt: str | None = None) -> Deal:
     """Shuffle and deal six cards each, one at a time round the table; the rest is the stock.
 
-    If the deck is dealt out completely, the last card dealt names the trump (RULES.md, Deal)."""
+    If the deck is dealt out completely, the last card dealt names the trump (RULES.md, Deal). Under the
+    hidden_cards rule (Aktobe, seed 004) each seat then gets one hidden card, in seat order, and the last card
+    of the deck goes face down under the face-up trump card: the order is the hands, the hidden cards, the
+    stock top first down to its face-up card, and the card under it. A joker face up means no trumps (-1)."""
     if not 2 <= players <= rules.max_players:
         raise MalformedRecord(f"a {rules.deck}-card game takes 2 to {rules.max_players} players")
     seed = seed if seed is not None else new_seed()
     order = shuffled_deck(rules.deck, seed)
     dealt = players * HAND_SIZE
     hands = [mask_of(order[seat:dealt:players]) for seat in range(players)]
+    salt = salt if salt is not None else new_seed()
+    if rules.hidden_cards:
+        hidden = order[dealt:dealt + players]
+        stock = order[dealt + players:-1]
+        return Deal(rules=rules, order=order, hands=hands, stock=stock, trump=suit_of(stock[-1]), salt=salt,
+                    hidden=hidden, hidden_trump=order[-1])
     stock = order[dealt:]
-    trump = (stock[-1] if stock else order[dealt - 1]) & 3
-    return Deal(rules=rules, order=order, hands=hands, stock=stock, trump=trump,
-                salt=salt if salt is not None else new_seed())
+    trump = suit_of(stock[-1] if stock else order[dealt - 1])
+    return Deal(rules=rules, order=order, hands=hands, stock=stock, trump=trump, salt=salt)
 
 
 def redeal_allowed(rules: Rules, hand: int) -> bool:

@@ -10,17 +10,21 @@ from __future__ import annotations
 from typing import Final
 
 from .actions import (
-    ACCUSE, ATTACK, COVER, KIND_NAMES, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action,
+    ACCUSE, ANNOUNCE, ATTACK, CHALLENGE, COVER, DUEL, GIVE, KIND_NAMES, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER,
+    Action,
 )
 from .cards import (
     BEATERS, CARDS_OF_RANKS, RANK_BIT, RANK_MASK, RANK_OF_BIT_INDEX, RANKS, SUIT_MASK, card_name, names, popcount,
-    rank_of,
+    rank_of, suit_of,
 )
 from .errors import IllegalAction, MalformedRecord
 from .rules import Rules
-from .state import EPAULETTE_RANK, State
+from .state import EPAULETTE_RANK, NO_CLAIM, State
 
 HAND_SIZE: Final = 6
+QUEEN_RANK: Final = RANKS.index("Q")
+# After a take under unlimited_throw_in_on_take a throw may hold any number of cards: more than any hand.
+NO_LIMIT: Final = 64
 PENALTY_PERCENT: Final = 15  # RULES.md, Cheating tables: a caught cheater (or a false accuser) pays 15 % of the stake
 
 
@@ -38,8 +42,17 @@ def new_game(
     first_attacker: int | None = None,
     teams: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
     stake: int = 0,
+    hidden: list[int] | None = None,
+    hidden_trump: int = -1,
+    epaulette_ranks: list[int] | None = None,
+    queen: int = -1,
 ) -> State:
     """A game about to start. ``stock`` lists the stock top first, its last card face up.
+
+    With ``rules.hidden_cards``, ``hidden`` is each seat's hidden card (-1: none, or already turned up) and
+    ``hidden_trump`` the card face down under the face-up trump card (with an empty stock: the card that was
+    turned up and names the trump). ``epaulette_ranks`` is each seat's epaulette rank in a ladder series (6
+    otherwise) and ``queen`` the series' queen. A joker face up means no trumps (``trump`` -1).
 
     Checks the deal (a card twice, a seat without cards, no trump) and raises MalformedRecord."""
     n = len(hands)
@@ -56,13 +69,37 @@ def new_game(
         if seen >> card & 1:
             raise MalformedRecord(f"card listed twice: {card_name(card)}")
         seen |= 1 << card
+    if hidden is None:
+        hidden = [-1] * n
+    else:
+        hidden = list(hidden)
+        if len(hidden) != n:
+            raise MalformedRecord(f"hidden must name one card (or none) for each of the {n} seats")
+    if hidden_trump >= 0 or hidden.count(-1) != n:
+        if not rules.hidden_cards:
+            raise MalformedRecord("hidden cards are dealt only under the hidden_cards rule (preset aktobe)")
+        for card in hidden + [hidden_trump]:
+            if card >= 0:
+                if seen >> card & 1:
+                    raise MalformedRecord(f"card listed twice: {card_name(card)}")
+                seen |= 1 << card
     if stock:
-        face_up_suit = stock[-1] & 3
+        face_up_suit = suit_of(stock[-1])
         if trump is not None and trump != face_up_suit:
             raise MalformedRecord("trump differs from the suit of the face-up stock card")
         trump = face_up_suit
+    elif hidden_trump >= 0:
+        # The card under the trump has been turned up: it names the trump (a joker: none).
+        if trump is not None and trump != suit_of(hidden_trump):
+            raise MalformedRecord("trump differs from the suit of the turned-up hidden trump card")
+        trump = suit_of(hidden_trump)
     elif trump is None:
         raise MalformedRecord("an empty stock needs 'trump'")
+    ranks = list(epaulette_ranks) if epaulette_ranks is not None else [EPAULETTE_RANK] * n
+    if len(ranks) != n or any(not 0 <= rank < 13 for rank in ranks):
+        raise MalformedRecord("epaulette ranks must name one rank 2..A for each seat")
+    if queen >= 0 and rank_of(queen) != QUEEN_RANK:
+        raise MalformedRecord(f"the series' queen must be a queen, not {card_name(queen)}")
     if teams is None and rules.teams:
         teams = (tuple(range(0, n, 2)), tuple(range(1, n, 2)))
     team_of: tuple[int, ...] | None = None
@@ -97,11 +134,27 @@ def new_game(
     state.stake = stake
     state.bank = stake * n
     state.paid = [stake] * n
-    state.epaulette_rank = EPAULETTE_RANK
+    state.epaulette_ranks = ranks
+    state.queen = queen
     state.neighbours = rules.throw_in == "neighbours"
     state.beaters = BEATERS[rules.joker_beats][trump + 1]
     state.bouts = 0
     state.out_bouts = []
+    state.special = rules.special
+    state.hidden_cards = rules.hidden_cards
+    state.one_card = rules.one_card
+    state.hidden = hidden
+    state.hidden_up = 0
+    state.hidden_trump = hidden_trump
+    state.announced = 0
+    state.forgot = 0
+    state.owed = []
+    # RULES.md, Aktobe: the lowest trump leads, but trumps are not shown; any trump holder may lead first
+    # (a public fact of the rules and the deal, whether or not anyone holds a trump).
+    state.opening = rules.trump_duel and bool(stock) and trump >= 0
+    state.duel_open = False
+    state.claim = NO_CLAIM
+    state.forced_take = False
     if first_attacker is None:
         first_attacker = lowest_trump_holder(hands, trump)
     elif not 0 <= first_attacker < n:
@@ -176,9 +229,18 @@ def _base_limit(state: State) -> int:
     return HAND_SIZE
 
 
+def defence_count(state: State, seat: int) -> int:
+    """The cards ``seat`` can defend with: his hand, and with the stock empty his hidden card still face down,
+    which he turns up as soon as his hand runs out (RULES.md, Aktobe; it does not interrupt the bout)."""
+    count = popcount(state.hands[seat])
+    if state.hidden_cards and not state.stock and state.hidden[seat] >= 0 and not state.hidden_up >> seat & 1:
+        count += 1
+    return count
+
+
 def _bout_limit(state: State) -> int:
     """Never more attack cards than the defender held when he became the defender."""
-    return min(_base_limit(state), popcount(state.hands[state.defender]))
+    return min(_base_limit(state), defence_count(state, state.defender))
 
 
 def throwers(state: State) -> int:
@@ -255,14 +317,23 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     but not listed (see below); every other legal action is listed."""
     if state.finished or state.out_mask >> seat & 1:
         return []
+    if state.special:
+        return _special_legal_actions(state, seat)
+    return _bout_actions(state, seat)
+
+
+def _bout_actions(state: State, seat: int) -> list[Action]:
     hand = state.hands[seat]
     attack = state.attack
     if not attack:
+        limit = state.limit
         if seat != state.attacker:
-            return []
+            # Aktobe: before the game's first lead any trump holder may make it (trump_duel).
+            if not (state.opening and hand & state.trump_mask()):
+                return []
+            limit = _lead_limit(state, seat)
         # A lead: one card, or several of one rank, within the limit.
         actions = []
-        limit = state.limit
         rest = hand
         while rest:
             low = rest & -rest
@@ -273,12 +344,20 @@ def legal_actions(state: State, seat: int) -> list[Action]:
             else:
                 for sub in _submasks(same, limit):
                     actions.append(Action(ATTACK, sub))
+        if state.special and state.rules.no_attack_with_epaulettes:
+            barred = barred_leads(state, seat)
+            if barred:
+                actions = [action for action in actions if not action.cards & barred]
         return actions
 
     actions = []
     cheating = state.rules.cheating
     if seat == state.defender:
-        if not state.taken:
+        if state.forced_take:
+            # An epaulette lead must be taken (no_attack_with_epaulettes): no cover, no transfer.
+            if not state.taken:
+                actions.append(Action(TAKE))
+        elif not state.taken:
             if state.open:
                 beaters = state.beaters
                 for attack_card, covering in zip(attack, state.cover):
@@ -288,11 +367,14 @@ def legal_actions(state: State, seat: int) -> list[Action]:
                             low = candidates & -candidates
                             actions.append(Action(COVER, low, attack_card))
                             candidates ^= low
-                actions.append(Action(TAKE))
+                if not (state.hidden_cards and must_cover_with(state) >= 0):
+                    actions.append(Action(TAKE))
             if state.rules.transfer:
                 _add_transfers(state, seat, hand, actions)
     elif throwers(state) >> seat & 1 and not state.passed >> seat & 1:
         room = state.limit - len(attack)
+        if state.taken and state.special and state.rules.unlimited_throw_in_on_take:
+            room = NO_LIMIT
         if room > 0:
             honest = hand & CARDS_OF_RANKS[state.table_ranks]
             for sub in _submasks(honest, room):
@@ -312,6 +394,42 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     return actions
 
 
+def _special_legal_actions(state: State, seat: int) -> list[Action]:
+    """Aktobe's moves around the bout's (docs/aktobe.md): while cards are owed only they are given; "one card!"
+    and "how many cards?" with the stock empty; a lower trump shown during the first bout."""
+    if state.owed:
+        giver = _owed_by(state, seat)
+        if giver < 0:
+            return []
+        actions = []
+        hand = state.hands[seat]
+        while hand:
+            low = hand & -hand
+            actions.append(Action(GIVE, low))
+            hand ^= low
+        return actions
+    actions = _bout_actions(state, seat)
+    if state.one_card and not state.stock:
+        if one_card_due(state, seat):
+            actions.append(Action(ANNOUNCE))
+        for other in range(state.n):
+            if other != seat and one_card_due(state, other) and _givers(state, other):
+                actions.append(Action(CHALLENGE, 0, other))
+    if state.duel_open and seat != state.attacker:
+        card = duel_card(state, seat)
+        if card >= 0:
+            actions.append(Action(DUEL, 1 << card))
+    return actions
+
+
+def _lead_limit(state: State, seat: int) -> int:
+    """The limit of a bout ``seat`` would lead: the one set for it if he is its attacker, else (a first lead
+    made by another trump holder) the limit against the defender he would have."""
+    if seat == state.attacker:
+        return state.limit
+    return min(_base_limit(state), defence_count(state, _defender_for(state, seat)))
+
+
 def _transfer_room(state: State, seat: int) -> tuple[int, int]:
     """(new defender, how many cards may still be added) if ``seat`` may transfer now, else (-1, -1).
 
@@ -327,7 +445,10 @@ def _transfer_room(state: State, seat: int) -> tuple[int, int]:
     target = _transfer_target(state, seat)
     if target < 0:
         return -1, -1
-    room = min(_base_limit(state), popcount(state.hands[target])) - len(state.attack)
+    if state.special and rules.transfer_beyond_hand:
+        # Aktobe: the next player may get more cards than he holds; he covers what he can and takes the rest.
+        return target, _base_limit(state) - len(state.attack)
+    room = min(_base_limit(state), defence_count(state, target)) - len(state.attack)
     return target, room
 
 
@@ -340,7 +461,7 @@ def _add_transfers(state: State, seat: int, hand: int, actions: list[Action]) ->
     if room > 0:
         for sub in _submasks(same, room):
             actions.append(Action(TRANSFER, sub))
-    if state.rules.transfer_by_showing_trump and not state.shown >> seat & 1 and state.trump >= 0:
+    if state.rules.transfer_by_showing_trump and not state.shown >> seat & 1 and state.trump >= 0 and rank < 13:
         trump_card = rank * 4 + state.trump
         if same >> trump_card & 1:
             actions.append(Action(SHOW_TRUMP, 1 << trump_card))
@@ -353,6 +474,262 @@ def _add_accusations(state: State, seat: int, actions: list[Action]) -> None:
             actions.append(Action(ACCUSE, 1 << attack_card))
         if covering >= 0 and defender != seat:
             actions.append(Action(ACCUSE, 1 << covering))
+
+
+# --- Aktobe's rules around the bout (docs/aktobe.md) ---------------------------------------------------
+
+def _owed_by(state: State, seat: int) -> int:
+    """The index in ``owed`` of the first card ``seat`` still has to give, or -1."""
+    for index, entry in enumerate(state.owed):
+        if entry >> 4 == seat:
+            return index
+    return -1
+
+
+def one_card_due(state: State, seat: int) -> bool:
+    """RULES.md, Aktobe: with the stock empty, a player down to one card must say "one card!"; until he does
+    (since his hand last changed) anyone may ask him "how many cards?"."""
+    return (
+        not state.stock and not state.out_mask >> seat & 1 and not state.announced >> seat & 1
+        and popcount(state.hands[seat]) == 1
+    )
+
+
+def _lowest_trump(state: State, seat: int) -> int:
+    if state.trump < 0:
+        return -1
+    trumps = state.hands[seat] & SUIT_MASK[state.trump]
+    return (trumps & -trumps).bit_length() - 1
+
+
+def duel_card(state: State, seat: int) -> int:
+    """The trump ``seat`` may show in the duel for the first lead: his lowest, if it is lower than the lowest
+    trump the leader held when he led; else -1. Jokers are no trumps and never take part."""
+    card = _lowest_trump(state, seat)
+    return card if 0 <= card < state.claim else -1
+
+
+def must_cover_with(state: State) -> int:
+    """The defender's turned-up hidden card if it is all he holds and it beats an open attack card: he must
+    cover with it (RULES.md, Aktobe), so he may not take yet. Else -1."""
+    defender = state.defender
+    card = state.hidden[defender]
+    if card < 0 or not state.hidden_up >> defender & 1 or state.hands[defender] != 1 << card:
+        return -1
+    for attack_card, covering in zip(state.attack, state.cover):
+        if covering < 0 and state.beaters[attack_card] >> card & 1:
+            return card
+    return -1
+
+
+def epaulette_cards(state: State, seat: int) -> int:
+    """The cards ``seat``'s side hangs as epaulettes now: the plain cards of its rank (6, or its rung of the
+    ladder); on the ladder's last rung the series' queen alone, trump or not (seed 000)."""
+    rank = state.epaulette_ranks[seat]
+    if rank == QUEEN_RANK and state.queen >= 0:
+        return 1 << state.queen
+    return RANK_MASK[rank] & ~state.trump_mask()
+
+
+def _opponents(state: State, seat: int) -> list[int]:
+    team_of = state.team_of
+    return [
+        other for other in range(state.n)
+        if other != seat and not state.out_mask >> other & 1 and (team_of is None or team_of[other] != team_of[seat])
+    ]
+
+
+def barred_leads(state: State, seat: int) -> int:
+    """no_attack_with_epaulettes: the cards ``seat`` may not lead, an opponent's epaulettes that are not his
+    own side's too (docs/aktobe.md, Epaulettes)."""
+    barred = 0
+    for other in _opponents(state, seat):
+        barred |= epaulette_cards(state, other)
+    return barred & ~epaulette_cards(state, seat)
+
+
+def _turn_up(state: State, seat: int) -> bool:
+    """With the stock empty and his hand empty a player turns up his hidden card and plays on with it."""
+    card = state.hidden[seat]
+    if card < 0 or state.hidden_up >> seat & 1:
+        return False
+    state.hands[seat] = 1 << card
+    state.hidden_up |= 1 << seat
+    state.announced &= ~(1 << seat)
+    state.forgot &= ~(1 << seat)
+    return True
+
+
+def _stock_ran_out(state: State) -> None:
+    """The face-up card has been drawn: the card under it is turned up, stays out of play and names the trump
+    from now on; a joker means no trumps (RULES.md, Aktobe)."""
+    card = state.hidden_trump
+    if card < 0:
+        return
+    state.trump = suit_of(card)
+    state.beaters = BEATERS[state.rules.joker_beats][state.trump + 1]
+
+
+def _announce(state: State, seat: int) -> None:
+    if not state.one_card:
+        raise IllegalAction('"one card!" is not played at this table')
+    if state.stock:
+        raise IllegalAction('"one card!" is said only once the stock is empty')
+    if popcount(state.hands[seat]) != 1:
+        raise IllegalAction(f'seat {seat} holds {popcount(state.hands[seat])} cards, not one')
+    if state.announced >> seat & 1:
+        raise IllegalAction(f'seat {seat} has already said "one card!"')
+    state.announced |= 1 << seat
+
+
+def _challenge(state: State, seat: int, target: int) -> None:
+    if not state.one_card:
+        raise IllegalAction('"how many cards?" is not asked at this table')
+    if not 0 <= target < state.n:
+        raise MalformedRecord(f"no such seat: {target}")
+    if target == seat:
+        raise IllegalAction("a player does not ask himself how many cards he holds")
+    if state.out_mask >> target & 1:
+        raise IllegalAction(f"seat {target} is out of the game")
+    if state.stock:
+        raise IllegalAction('"how many cards?" is asked only once the stock is empty')
+    if popcount(state.hands[target]) != 1:
+        raise IllegalAction(f"seat {target} holds {popcount(state.hands[target])} cards, not one")
+    if state.announced >> target & 1:
+        raise IllegalAction(f'seat {target} has said "one card!"')
+    givers = _givers(state, target)
+    if not givers:
+        raise IllegalAction(f"nobody holds a card to give seat {target}")
+    for other in givers:
+        state.owed.append(other << 4 | target)
+
+
+def _givers(state: State, target: int) -> list[int]:
+    """Who gives ``target`` a card when he is caught without "one card!": each other player still in the game
+    who holds cards, going round from his left."""
+    givers = []
+    for step in range(1, state.n):
+        other = (target + step) % state.n
+        if not state.out_mask >> other & 1 and state.hands[other]:
+            givers.append(other)
+    return givers
+
+
+def _give(state: State, seat: int, cards: int) -> None:
+    index = _owed_by(state, seat)
+    if index < 0:
+        if not state.owed:
+            raise IllegalAction("no card is owed")
+        raise IllegalAction(f"seat {seat} owes no card")
+    _check_holds(state, seat, cards, "give")
+    if cards & (cards - 1):
+        raise IllegalAction("a card is given one at a time")
+    receiver = state.owed[index] & 15
+    del state.owed[index]
+    _remove_from_hand(state, seat, cards)
+    _return_to_hand(state, receiver, cards)
+    if not state.owed:
+        # Cards have changed hands: every thrower may think again, and a bout that is done ends.
+        state.passed = 0
+        if state.attack:
+            _end_bout_if_done(state)
+        else:
+            _settle_between_bouts(state)
+
+
+def _settle_between_bouts(state: State) -> None:
+    """Cards given between two bouts may have emptied a hand with the stock empty: that player goes out now,
+    as at the end of a bout, and if he was to lead the next player with cards on his left leads instead."""
+    hands, n = state.hands, state.n
+    if not state.stock:
+        for seat in state.emptied + list(range(n)):
+            if not hands[seat] and not state.out_mask >> seat & 1:
+                state.out.append(seat)
+                state.out_bouts.append(state.bouts)
+                state.out_mask |= 1 << seat
+        state.emptied = []
+        if _game_over(state):
+            return
+    leader = state.attacker
+    if not hands[leader]:
+        if state.team_of is None:
+            leader = _next_with_cards(state, leader)
+        else:
+            team = state.team_of[leader]
+            for step in range(1, n):
+                seat = (state.attacker + step) % n
+                if hands[seat] and state.team_of[seat] == team:
+                    leader = seat
+                    break
+            else:
+                leader = _next_opponent_with_cards(state, state.attacker, team)
+    state.attacker = leader
+    state.defender = _defender_for(state, leader)
+    state.limit = _bout_limit(state)
+
+
+def _duel(state: State, seat: int, cards: int) -> None:
+    if not state.rules.trump_duel:
+        raise IllegalAction("the duel for the first lead is not played at this table")
+    if not state.duel_open:
+        raise IllegalAction("a duel for the first lead is fought only during the game's first bout")
+    _check_holds(state, seat, cards, "show")
+    if seat == state.attacker:
+        raise IllegalAction(f"seat {seat} leads: he does not duel himself")
+    card = (cards & -cards).bit_length() - 1
+    if cards & (cards - 1) or card != _lowest_trump(state, seat):
+        raise IllegalAction("a duel shows one's lowest trump")
+    if card >= state.claim:
+        raise IllegalAction(f"{card_name(card)} is not lower than the leader's lowest trump")
+    loser = state.attacker
+    # The lead was not his: the cards go back to whoever played them and the bout starts again.
+    hands = state.hands
+    for attack_card, by in zip(state.attack, state.attack_by):
+        hands[by] |= 1 << attack_card
+    for covering in state.cover:
+        if covering >= 0:
+            hands[state.defender] |= 1 << covering
+    _clear_bout(state)
+    state.announced = 0
+    state.forgot = 0
+    state.attacker = seat
+    state.defender = _defender_for(state, seat)
+    state.limit = _bout_limit(state)
+    state.claim = card
+    # The winner of the duel hands the loser a card of his choice (seed 004: "передает проигравшему дуэль").
+    state.owed.append(seat << 4 | loser)
+
+
+def _clear_bout(state: State) -> None:
+    state.attack, state.cover, state.attack_by, state.attack_ok, state.cover_ok = [], [], [], [], []
+    state.open = 0
+    state.table_ranks = 0
+    state.taken = False
+    state.passed = 0
+    state.shown = 0
+    state.played = [0] * state.n
+    state.covered = 0
+    state.emptied = []
+    state.forced_take = False
+
+
+def _special_play(state: State, seat: int, action: Action) -> bool:
+    """Aktobe's checks before any action and its own actions; True if the action was one of them."""
+    kind = action.kind
+    if state.owed and kind != GIVE:
+        entry = state.owed[0]
+        raise IllegalAction(f"seat {entry >> 4} must first give seat {entry & 15} a card")
+    if kind == GIVE:
+        _give(state, seat, action.cards)
+    elif kind == ANNOUNCE:
+        _announce(state, seat)
+    elif kind == CHALLENGE:
+        _challenge(state, seat, action.target)
+    elif kind == DUEL:
+        _duel(state, seat, action.cards)
+    else:
+        return False
+    return True
 
 
 # --- applying an action ---------------------------------------------------------------------------
@@ -372,6 +749,19 @@ def play(state: State, seat: int, action: Action) -> None:
         raise MalformedRecord(f"no such seat: {seat}")
     if state.out_mask >> seat & 1:
         raise IllegalAction(f"seat {seat} is out of the game")
+    if state.special:
+        # "One card!" forgotten: he acts down to one card, keeps it, and has not said so (everyone saw it).
+        due = state.one_card and action.kind != ANNOUNCE and one_card_due(state, seat)
+        hand = state.hands[seat]
+        if not _special_play(state, seat, action):
+            _play_bout_action(state, seat, action)
+        if due and state.hands[seat] == hand and one_card_due(state, seat):
+            state.forgot |= 1 << seat
+        return
+    _play_bout_action(state, seat, action)
+
+
+def _play_bout_action(state: State, seat: int, action: Action) -> None:
     kind = action.kind
     if kind == COVER:
         _cover(state, seat, action)
@@ -389,6 +779,8 @@ def play(state: State, seat: int, action: Action) -> None:
         _show_trump(state, seat, action.cards)
     elif kind == ACCUSE:
         _accuse(state, seat, action.cards)
+    elif kind in (ANNOUNCE, CHALLENGE, GIVE, DUEL):
+        raise IllegalAction(f"{KIND_NAMES[kind]} is not played at this table")
     else:
         raise MalformedRecord(f"unknown action kind {kind}")
 
@@ -397,7 +789,11 @@ def play_trusted(state: State, seat: int, action: Action) -> None:
     """Apply an action taken from ``legal_actions(state, seat)`` without checking it again.
 
     The search bots and random playouts choose only listed actions; skipping the second check is
-    what makes their inner loop fast. Anything else goes through ``play``."""
+    what makes their inner loop fast. Anything else goes through ``play``, and so does every action under
+    Aktobe's rules, whose side effects (the duel, the cards owed, "one card!") ``play`` keeps in one place."""
+    if state.special:
+        play(state, seat, action)
+        return
     kind = action.kind
     if kind == COVER:
         attack_card = action.target
@@ -409,7 +805,7 @@ def play_trusted(state: State, seat: int, action: Action) -> None:
     elif kind == PASS:
         _do_pass(state, seat)
     elif kind == ATTACK:
-        _add_attack_cards(state, seat, action.cards, -1)
+        _do_lead(state, seat, action.cards)
     elif kind == TAKE:
         state.taken = True
         _end_bout_if_done(state)
@@ -433,7 +829,12 @@ def _check_holds(state: State, seat: int, cards: int, verb: str) -> None:
 def _remove_from_hand(state: State, seat: int, cards: int) -> None:
     hand = state.hands[seat] & ~cards
     state.hands[seat] = hand
+    if state.one_card:
+        state.announced &= ~(1 << seat)
+        state.forgot &= ~(1 << seat)
     if not hand:
+        if state.hidden_cards and not state.stock and _turn_up(state, seat):
+            return
         emptied = state.emptied
         if seat in emptied:
             emptied.remove(seat)
@@ -442,6 +843,9 @@ def _remove_from_hand(state: State, seat: int, cards: int) -> None:
 
 def _return_to_hand(state: State, seat: int, cards: int) -> None:
     state.hands[seat] |= cards
+    if state.one_card:
+        state.announced &= ~(1 << seat)
+        state.forgot &= ~(1 << seat)
     if seat in state.emptied:
         state.emptied.remove(seat)
 
@@ -475,22 +879,45 @@ def _one_rank(cards: int) -> bool:
 def _lead(state: State, seat: int, cards: int) -> None:
     if state.attack:
         raise IllegalAction("the bout has already been led: throw in instead")
-    if seat != state.attacker:
+    if seat != state.attacker and not (state.opening and state.hands[seat] & state.trump_mask()):
         raise IllegalAction(f"seat {state.attacker} leads this bout, not seat {seat}")
     _check_holds(state, seat, cards, "attack with")
     if not _one_rank(cards):
         raise IllegalAction("an attack is one card or several cards of one rank")
     count = popcount(cards)
-    if count > state.limit:
-        raise IllegalAction(_limit_message(state, count, 0))
+    limit = _lead_limit(state, seat)
+    if count > limit:
+        raise IllegalAction(_limit_message(state, count, 0, limit))
+    if state.special and state.rules.no_attack_with_epaulettes:
+        barred = cards & barred_leads(state, seat)
+        if barred:
+            raise IllegalAction(f"{' '.join(names(barred))}: an opponent's epaulettes may not be led")
+    _do_lead(state, seat, cards)
+
+
+def _do_lead(state: State, seat: int, cards: int) -> None:
+    if state.special:
+        if state.opening:
+            # The game's first lead: whoever makes it claims the lowest trump (trump_duel).
+            state.opening = False
+            if seat != state.attacker:
+                state.attacker = seat
+                state.defender = _defender_for(state, seat)
+                state.limit = _bout_limit(state)
+            lowest = _lowest_trump(state, seat)
+            state.claim = lowest if lowest >= 0 else NO_CLAIM
+            state.duel_open = True
+        if state.rules.no_attack_with_epaulettes and cards & epaulette_cards(state, seat):
+            state.forced_take = True
     _add_attack_cards(state, seat, cards, -1)
 
 
-def _limit_message(state: State, adding: int, on_table: int) -> str:
-    room = state.limit - on_table
+def _limit_message(state: State, adding: int, on_table: int, limit: int = -1) -> str:
+    limit = state.limit if limit < 0 else limit
+    room = limit - on_table
     base = _base_limit(state)
-    if state.limit < base:
-        reason = f"the defender held {state.limit}"
+    if limit < base:
+        reason = f"the defender held {limit}"
     elif base == 5:
         reason = "5 before the first discard"
     else:
@@ -512,7 +939,7 @@ def _throw(state: State, seat: int, cards: int) -> None:
     _check_holds(state, seat, cards, "throw in")
     on_table = len(state.attack)
     count = popcount(cards)
-    if on_table + count > state.limit:
+    if on_table + count > state.limit and not (state.taken and state.rules.unlimited_throw_in_on_take):
         raise IllegalAction(_limit_message(state, count, on_table))
     table_ranks = state.table_ranks
     if not state.rules.cheating:
@@ -534,6 +961,8 @@ def _cover(state: State, seat: int, action: Action) -> None:
         raise IllegalAction(f"only the defender (seat {state.defender}) covers")
     if state.taken:
         raise IllegalAction("the defender has taken: he can no longer cover")
+    if state.forced_take:
+        raise IllegalAction("an epaulette lead must be taken, not covered")
     attack_card, card = action.target, action.card
     try:
         index = state.attack.index(attack_card)
@@ -567,6 +996,10 @@ def _take(state: State, seat: int) -> None:
         raise IllegalAction("the defender has already taken")
     if not state.open:
         raise IllegalAction("nothing to take: every attack card is covered")
+    if state.hidden_cards and not state.forced_take:
+        card = must_cover_with(state)
+        if card >= 0:
+            raise IllegalAction(f"seat {seat} must cover with his turned-up hidden card {card_name(card)}")
     state.taken = True
     _end_bout_if_done(state)
 
@@ -599,6 +1032,8 @@ def _check_transfer(state: State, seat: int, adding: int) -> tuple[int, int]:
         raise IllegalAction("the defender has taken: he can no longer transfer")
     if state.covered:
         raise IllegalAction("no transfer once an attack card has been covered")
+    if state.forced_take:
+        raise IllegalAction("an epaulette lead must be taken, not transferred")
     if not state.attack:
         raise IllegalAction("nothing to transfer")
     ranks = state.table_ranks
@@ -609,7 +1044,7 @@ def _check_transfer(state: State, seat: int, adding: int) -> tuple[int, int]:
         raise IllegalAction("nobody can receive a transfer")
     if adding > room:
         total = len(state.attack) + adding
-        held = popcount(state.hands[target])
+        held = defence_count(state, target)
         if total > _base_limit(state):
             raise IllegalAction(f"a transfer would make {total} attack cards: at most {_base_limit(state)}")
         raise IllegalAction(f"seat {target} holds {held} cards: he cannot defend against {total}")
@@ -632,7 +1067,7 @@ def _show_trump(state: State, seat: int, cards: int) -> None:
     _check_holds(state, seat, cards, "show")
     target, ranks = _check_transfer(state, seat, 0)
     card = (cards & -cards).bit_length() - 1
-    if cards & (cards - 1) or card & 3 != state.trump or not RANK_BIT[card] & ranks:
+    if cards & (cards - 1) or suit_of(card) != state.trump or not RANK_BIT[card] & ranks:
         raise IllegalAction(f"{card_name(card)} is not the trump of the attacked rank")
     if state.shown >> seat & 1:
         raise IllegalAction(f"seat {seat} has already shown a trump in this bout")
@@ -642,7 +1077,7 @@ def _show_trump(state: State, seat: int, cards: int) -> None:
 
 def _become_defender(state: State, seat: int) -> None:
     state.defender = seat
-    state.limit = min(_base_limit(state), popcount(state.hands[seat]))
+    state.limit = min(_base_limit(state), defence_count(state, seat))
     state.passed = 0
 
 
@@ -716,6 +1151,9 @@ def _end_bout(state: State) -> None:
     taken = state.taken
     if taken:
         hands[defender] |= table
+        if state.one_card:
+            state.announced &= ~(1 << defender)
+            state.forgot &= ~(1 << defender)
     else:
         state.discard |= table
         state.discard_count += popcount(table)
@@ -738,9 +1176,16 @@ def _end_bout(state: State) -> None:
                 hand |= 1 << stock.pop()
                 need -= 1
             hands[seat] = hand
+        if not stock and state.hidden_cards:
+            _stock_ran_out(state)
 
     state.bouts += 1
     if not stock:
+        if state.hidden_cards:
+            # With the stock empty, a player whose hand is empty turns up his hidden card and plays on.
+            for seat in range(n):
+                if not hands[seat] and not state.out_mask >> seat & 1:
+                    _turn_up(state, seat)
         # Players go out only now, in the order in which they played their last card.
         for seat in state.emptied + list(range(n)):
             if not hands[seat] and not state.out_mask >> seat & 1:
@@ -781,6 +1226,9 @@ def _end_bout(state: State) -> None:
     state.played = [0] * n
     state.covered = 0
     state.emptied = []
+    if state.special:
+        state.duel_open = False
+        state.forced_take = False
     state.limit = _bout_limit(state)
 
 
@@ -823,16 +1271,23 @@ def _game_over(state: State) -> bool:
 def _epaulettes(state: State, winner: int, durak: int | None) -> dict[str, object] | None:
     """RULES.md, Epaulettes: every card the winning side's last player to go out played in the final
     bout was an attack, throw-in or transfer card of the epaulette rank (not a cover), and at least one
-    of them is not a trump."""
+    of them is not a trump. The rank is his side's (6, or its rung of the epaulette ladder); on the
+    ladder's last rung the series' queen is hung alone, trump or not (seed 000)."""
     if winner < 0 or state.covered >> winner & 1:
         return None
     cards = state.played[winner]
-    rank_cards = RANK_MASK[state.epaulette_rank]
-    if not cards or cards & ~rank_cards:
+    rank = state.epaulette_ranks[winner]
+    if not cards:
         return None
-    if not cards & ~state.trump_mask():
-        return None
-    return {"seat": durak, "by": winner, "rank": RANKS[state.epaulette_rank], "cards": names(cards)}
+    if rank == QUEEN_RANK and state.queen >= 0:
+        if cards != 1 << state.queen:
+            return None
+    else:
+        if cards & ~RANK_MASK[rank]:
+            return None
+        if not cards & ~state.trump_mask():
+            return None
+    return {"seat": durak, "by": winner, "rank": RANKS[rank], "cards": names(cards)}
 
 
 def places(state: State) -> list[list[int]]:
@@ -888,11 +1343,18 @@ def actors(state: State) -> list[int]:
     """The seats that have at least one legal action now, without listing the actions."""
     if state.finished:
         return []
+    if state.special:
+        # Aktobe: out of turn, anyone may say "one card!", ask "how many cards?", duel or make the first lead.
+        return [seat for seat in range(state.n) if legal_actions(state, seat)]
     if not state.attack:
         return [state.attacker]
     if state.rules.cheating:
         # Anyone still in the game may accuse a card he did not play.
         return [seat for seat in range(state.n) if not state.out_mask >> seat & 1 and legal_actions(state, seat)]
+    return _bout_movers(state)
+
+
+def _bout_movers(state: State) -> list[int]:
     seats = []
     defender = state.defender
     if not state.taken and state.open:
@@ -901,9 +1363,33 @@ def actors(state: State) -> list[int]:
     if mask:
         can_pass = state.taken or not state.open
         room = state.limit - len(state.attack)
+        if state.taken and state.special and state.rules.unlimited_throw_in_on_take:
+            room = NO_LIMIT
         wanted = CARDS_OF_RANKS[state.table_ranks]
         hands = state.hands
         for seat in range(state.n):
             if mask >> seat & 1 and (can_pass or room > 0 and hands[seat] & wanted):
                 seats.append(seat)
     return seats
+
+
+def movers(state: State) -> list[int]:
+    """The seats whose move the game needs now: whoever owes a card (nothing else is played meanwhile), whoever
+    must say "one card!", the leader, a defender with open cards, the throwers who may still throw or pass.
+    Moves nobody has to make are left out: accusations, "how many cards?", the duel and a first lead by another
+    trump holder. Bot harnesses and playouts that play honestly draw their actors from these."""
+    if state.finished:
+        return []
+    if state.special:
+        if state.owed:
+            seats = []
+            for entry in state.owed:
+                if entry >> 4 not in seats:
+                    seats.append(entry >> 4)
+            return seats
+        due = [seat for seat in range(state.n) if state.one_card and one_card_due(state, seat)]
+        if due:
+            return due + [seat for seat in ([state.attacker] if not state.attack else _bout_movers(state)) if seat not in due]
+    if not state.attack:
+        return [state.attacker]
+    return _bout_movers(state)

@@ -7,11 +7,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action, action_from_json
+from .actions import CHALLENGE, Action, action_from_json
 from .cards import LOWEST_RANK, card_name, deck_mask, names, parse_card, parse_suit
 from .errors import EngineError, IllegalAction, MalformedRecord
 from .play import new_game, play
-from .rules import Rules
+from .rules import AKTOBE, Rules
+from .series import Series, series_from_json
 from .state import State
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
@@ -30,11 +31,17 @@ class Record:
     stake: int = 0
     actions: list[tuple[int, Action]] = field(default_factory=list)
     rules_json: dict[str, Any] = field(default_factory=dict)
+    hidden: list[int] | None = None  # Aktobe: each seat's hidden card (-1: none, or turned up already)
+    hidden_trump: int = -1           # Aktobe: the card under the face-up trump card
+    series: Series | None = None     # the epaulette ladder's state before this game
 
     def initial_state(self) -> State:
+        series = self.series
         return new_game(
             self.rules, self.hands, self.stock, trump=self.trump, first_attacker=self.first_attacker,
-            teams=self.teams, stake=self.stake,
+            teams=self.teams, stake=self.stake, hidden=self.hidden, hidden_trump=self.hidden_trump,
+            epaulette_ranks=series.ranks() if series is not None else None,
+            queen=series.queen if series is not None else -1,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -44,8 +51,14 @@ class Record:
             "hands": [names(hand) for hand in self.hands],
             "stock": [card_name(card) for card in self.stock],
         }
-        if not self.stock and self.trump is not None:
+        if not self.stock and self.trump is not None and self.trump >= 0 and self.hidden_trump < 0:
             data["trump"] = "SCDH"[self.trump]
+        if self.hidden is not None:
+            data["hidden"] = [card_name(card) if card >= 0 else None for card in self.hidden]
+        if self.hidden_trump >= 0:
+            data["hidden_trump"] = card_name(self.hidden_trump)
+        if self.series is not None:
+            data["series"] = self.series.to_json()
         if self.first_attacker is not None:
             data["first_attacker"] = self.first_attacker
         if self.teams is not None:
@@ -57,9 +70,13 @@ class Record:
 
 
 def _rules_json(rules: Rules) -> dict[str, Any]:
-    """Only the options that differ from the defaults, as people write them."""
-    default = Rules().to_dict()
-    return {key: value for key, value in rules.to_dict().items() if default[key] != value}
+    """Only the options that differ from the defaults, as people write them; an Aktobe rule set as the preset
+    and the options that differ from it."""
+    base, data = Rules(), {}
+    if rules.deck == 54 and rules.hidden_cards:
+        base, data = AKTOBE, {"preset": "aktobe"}
+    default = base.to_dict()
+    return {**data, **{key: value for key, value in rules.to_dict().items() if default[key] != value}}
 
 
 def _int(value: object, what: str) -> int:
@@ -126,6 +143,12 @@ def load_record(data: object) -> Record:
             tuple(_int(s, "a team's seat") for s in raw_teams[0]),
             tuple(_int(s, "a team's seat") for s in raw_teams[1]),
         )
+    hidden, hidden_trump = _hidden_cards(data, rules, players, deck)
+    series = None
+    if data.get("series") is not None:
+        if not rules.epaulette_ladder:
+            raise MalformedRecord("series needs the epaulette_ladder rule")
+        series = series_from_json(data["series"], players)
     stake = _int(data.get("stake", 0), "stake")
     if stake < 0:
         raise MalformedRecord("stake cannot be negative")
@@ -143,7 +166,10 @@ def load_record(data: object) -> Record:
             action = action_from_json(raw)
             if action.cards & ~deck:
                 raise MalformedRecord(f"{' '.join(names(action.cards & ~deck))} is not in this deck")
-            if action.target >= 0 and not deck >> action.target & 1:
+            if action.kind == CHALLENGE:
+                if action.target >= players:
+                    raise MalformedRecord(f"no such seat: {action.target}")
+            elif action.target >= 0 and not deck >> action.target & 1:
                 raise MalformedRecord(f"{card_name(action.target)} is not in this deck")
         except MalformedRecord as error:
             raise MalformedRecord(f"action {index}: {error}") from None
@@ -152,9 +178,27 @@ def load_record(data: object) -> Record:
         rules=rules, hands=hands, stock=stock, trump=trump, first_attacker=first_attacker,
         teams=teams, stake=stake, actions=actions,
         rules_json=rules_json if isinstance(rules_json, dict) else {},
+        hidden=hidden, hidden_trump=hidden_trump, series=series,
     )
     record.initial_state()  # checks the deal: a card twice, a seat without cards, no trump
     return record
+
+
+def _hidden_cards(data: dict[str, Any], rules: Rules, players: int, deck: int) -> tuple[list[int] | None, int]:
+    """An Aktobe record's ``hidden`` (a card or null for each seat) and ``hidden_trump`` (DESIGN.md)."""
+    raw_hidden, raw_trump = data.get("hidden"), data.get("hidden_trump")
+    if not rules.hidden_cards:
+        if raw_hidden is not None or raw_trump is not None:
+            raise MalformedRecord("hidden cards are dealt only under the hidden_cards rule (preset aktobe)")
+        return None, -1
+    if not isinstance(raw_hidden, list) or len(raw_hidden) != players:
+        raise MalformedRecord(f"hidden must list one card (or null) for each of the {players} seats")
+    hidden = [-1 if raw is None else _cards([raw], "hidden", deck)[0] for raw in raw_hidden]
+    if raw_trump is None:
+        if data.get("stock"):
+            raise MalformedRecord("hidden_trump, the card under the face-up trump card, is missing")
+        return hidden, -1
+    return hidden, _cards([raw_trump], "hidden_trump", deck)[0]
 
 
 @dataclass

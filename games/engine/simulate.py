@@ -11,7 +11,7 @@ from typing import Any
 
 from .actions import Action
 from .deal import deal
-from .play import actors, play_trusted
+from .play import actors, movers, play_trusted
 from .records import Record
 from .rules import Rules
 from .state import State
@@ -78,7 +78,8 @@ def play_game(
     (online, any eligible thrower may act at any moment). Returns the number of actions."""
     count = 0
     while not state.finished and count < MAX_ACTIONS:
-        seats = actors(state)
+        # Aktobe: the seats the game needs; moves nobody has to make ("how many cards?") are the bots' own.
+        seats = movers(state) if state.special else actors(state)
         seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
         action = policies[seat](state, seat, rng)
         play_trusted(state, seat, action)
@@ -106,7 +107,8 @@ def simulate(
         _tally(result, state)
         if on_record is not None and log is not None:
             on_record(number, Record(rules=rules, hands=game_deal.hands, stock=game_deal.stock,
-                                     trump=game_deal.trump, actions=log))
+                                     trump=game_deal.trump, actions=log, hidden=game_deal.hidden,
+                                     hidden_trump=game_deal.hidden_trump))
         if on_progress is not None:
             on_progress(number + 1, time.perf_counter() - started)
     result.seconds = time.perf_counter() - started

@@ -12,6 +12,7 @@ from .cards import RANK_BIT, RANKS, SUIT_MASK, card_name, cards_in, names
 from .rules import Rules
 
 EPAULETTE_RANK = RANKS.index("6")
+NO_CLAIM = 1 << 30  # a first leader who held no trump: any trump shown is lower
 
 
 class State:
@@ -20,7 +21,9 @@ class State:
         "attack_ok", "cover_ok", "open", "table_ranks", "discard", "discard_count", "attacker",
         "defender", "limit", "taken", "passed", "shown", "played", "covered", "emptied", "out",
         "out_mask", "discarded_once", "finished", "result", "teams", "team_of", "stake", "bank",
-        "paid", "epaulette_rank", "neighbours", "beaters", "bouts", "out_bouts",
+        "paid", "epaulette_ranks", "queen", "neighbours", "beaters", "bouts", "out_bouts", "special",
+        "hidden_cards", "one_card", "hidden", "hidden_up", "hidden_trump", "announced", "forgot", "owed", "opening",
+        "duel_open", "claim", "forced_take",
     )
 
     rules: Rules
@@ -57,11 +60,26 @@ class State:
     stake: int
     bank: int
     paid: list[int]           # chips each seat has paid into the bank (stake and penalties)
-    epaulette_rank: int
+    epaulette_ranks: list[int]  # per seat, the rank his side hangs as epaulettes (6, or its rung of the ladder)
+    queen: int                # the ladder's queen (a card), or -1; hung alone when a side's rank is Q
     neighbours: bool          # throw_in == "neighbours", cached for the hot path
     beaters: tuple[int, ...]  # BEATERS row for this game's trump and joker rule
     bouts: int                # bouts finished so far
     out_bouts: list[int]      # for each seat in ``out``, the bout (1-based) at whose end it went out
+    # Aktobe (docs/aktobe.md). ``special`` is rules.special: the one flag the hot paths look at.
+    special: bool
+    hidden_cards: bool        # rules.hidden_cards, cached
+    one_card: bool            # rules.one_card, cached
+    hidden: list[int]         # per seat, his hidden card (kept once turned up), or -1
+    hidden_up: int            # seats whose hidden card has been turned up (into the hand), or who have none
+    hidden_trump: int         # the card under the face-up trump; turned up, out of play, once the stock is empty
+    announced: int            # seats that said "one card!" since their hand last changed
+    forgot: int               # seats that acted down to one card without saying it (since their hand last changed)
+    owed: list[int]           # cards still to be given, in order: giver * 16 + receiver
+    opening: bool             # the game's first lead is still to be made: any trump holder may make it
+    duel_open: bool           # the first bout runs: a lower trump than ``claim`` may be shown (trump_duel)
+    claim: int                # the lowest trump the first leader held when he led (NO_CLAIM: none)
+    forced_take: bool         # an epaulette lead: the defender must take (no_attack_with_epaulettes)
 
     def copy(self) -> State:
         new = State.__new__(State)
@@ -99,11 +117,26 @@ class State:
         new.stake = self.stake
         new.bank = self.bank
         new.paid = self.paid[:]
-        new.epaulette_rank = self.epaulette_rank
+        new.epaulette_ranks = self.epaulette_ranks
+        new.queen = self.queen
         new.neighbours = self.neighbours
         new.beaters = self.beaters
         new.bouts = self.bouts
         new.out_bouts = self.out_bouts[:]
+        new.special = self.special
+        new.hidden_cards = self.hidden_cards
+        new.one_card = self.one_card
+        # Classic games never change these two lists: a copy shares them.
+        new.hidden = self.hidden[:] if self.hidden_cards else self.hidden
+        new.hidden_up = self.hidden_up
+        new.hidden_trump = self.hidden_trump
+        new.announced = self.announced
+        new.forgot = self.forgot
+        new.owed = self.owed[:] if self.special else self.owed
+        new.opening = self.opening
+        new.duel_open = self.duel_open
+        new.claim = self.claim
+        new.forced_take = self.forced_take
         return new
 
     # Small read-only helpers used by views, bots and tests (not by the hot path).
@@ -125,6 +158,20 @@ class State:
     def is_out(self, seat: int) -> bool:
         return bool(self.out_mask >> seat & 1)
 
+    def face_down(self, seat: int) -> int:
+        """The seat's hidden card while it lies face down, else -1."""
+        return self.hidden[seat] if not self.hidden_up >> seat & 1 else -1
+
+    def hidden_mask(self) -> int:
+        """The hidden cards still face down: the players' and, while the stock lasts, the one under the trump."""
+        mask = 0
+        for seat, card in enumerate(self.hidden):
+            if card >= 0 and not self.hidden_up >> seat & 1:
+                mask |= 1 << card
+        if self.hidden_trump >= 0 and self.stock:
+            mask |= 1 << self.hidden_trump
+        return mask
+
     def to_json(self) -> dict[str, Any]:
         """The ``state`` object of DESIGN.md's replay output (the whole truth: not for players)."""
         return {
@@ -139,7 +186,24 @@ class State:
             "attacker": self.attacker,
             "defender": self.defender,
             "out": list(self.out),
+            **self._aktobe_json(),
         }
+
+    def _aktobe_json(self) -> dict[str, Any]:
+        """Aktobe's part of the replay output, only for the rules that have it (classic output is unchanged):
+        each seat's hidden card while face down (else null), the card under the trump, who said "one card!",
+        the cards still to be given [giver, receiver]."""
+        rules = self.rules
+        data: dict[str, Any] = {}
+        if rules.hidden_cards:
+            data["hidden"] = [card_name(self.face_down(seat)) if self.face_down(seat) >= 0 else None
+                              for seat in range(self.n)]
+            data["hidden_trump"] = card_name(self.hidden_trump) if self.hidden_trump >= 0 else None
+        if rules.one_card:
+            data["announced"] = [seat for seat in range(self.n) if self.announced >> seat & 1]
+        if rules.one_card or rules.trump_duel:
+            data["owed"] = [[entry >> 4, entry & 15] for entry in self.owed]
+        return data
 
 
 def rank_bits_of(mask: int) -> int:

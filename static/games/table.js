@@ -216,7 +216,7 @@ export class GameTable {
     const cards = new Set();
     for (const action of this.legal) {
       for (const card of action.cards || []) cards.add(card);
-      if (action.type === "cover" || action.type === "show_trump") cards.add(action.card);
+      if (["cover", "show_trump", "give", "duel"].includes(action.type)) cards.add(action.card);
     }
     return cards;
   }
@@ -230,7 +230,8 @@ export class GameTable {
       if (["attack", "throw", "transfer"].includes(action.type) && [...action.cards].sort().join(" ") === selected) {
         found.push(action);
       }
-      if (action.type === "show_trump" && this.selection.length === 1 && action.card === this.selection[0]) {
+      // One-card moves: showing a trump to transfer, giving a card owed, the duel for the first lead (Aktobe).
+      if (["show_trump", "give", "duel"].includes(action.type) && this.selection.length === 1 && action.card === this.selection[0]) {
         found.push(action);
       }
     }
@@ -357,6 +358,11 @@ export class GameTable {
     if (player.autopilot) facts.push(this.strings.autopilot);
     else if (player.timeouts) facts.push(format(this.strings.timeouts, { n: player.timeouts }));
     if ((this.view.shown_trump || []).includes(seat)) facts.push(this.strings.showed_trump);
+    // Aktobe: a hidden card still face down, "one card!" said or forgotten, a card owed.
+    if ((this.view.hidden || [])[seat]) facts.push(this.strings.hidden_face_down);
+    if ((this.view.announced || []).includes(seat)) facts.push(this.strings.announced);
+    if ((this.view.forgot || []).includes(seat)) facts.push(this.strings.forgot);
+    if ((this.view.owed || []).some((entry) => entry.from === seat)) facts.push(this.strings.owes_card);
     if ((this.view.passed || []).includes(seat) && this.view.table.length) facts.push(this.strings.passed);
     const role = this.roleOf(seat);
     const roleBadge = document.createElement("span");
@@ -405,6 +411,13 @@ export class GameTable {
         pile.append(trumpCard);
       }
       stock.append(pile);
+    }
+    if (view.hidden_trump) {
+      // Aktobe: the card under the trump, turned up when the stock ran out; it names the trump from then on.
+      const under = this.cardSvg(view.hidden_trump);
+      under.classList.add("trump-card");
+      under.setAttribute("aria-label", format(this.strings.under_trump, { card: this.cardLabel(view.hidden_trump) }));
+      stock.append(under);
     }
     const trump = view.trump;
     this.parts.trump.textContent = trump ? `${SUIT_SYMBOLS[trump]} ${this.strings.suit_names[trump]}` : this.strings.no_trump;
@@ -512,6 +525,10 @@ export class GameTable {
     for (const action of this.legal) {
       if (action.type === "take") add(this.strings.take, action, "take");
       if (action.type === "pass") add(this.passLabel(), action, "pass");
+      if (action.type === "announce") add(this.strings.announce, action, "announce");
+      if (action.type === "challenge") {
+        add(format(this.strings.challenge, { name: this.playerName(action.target) }), action, "challenge");
+      }
     }
     if (this.selection.length) {
       add(this.strings.clear_selection, null, "clear", () => {

@@ -11,7 +11,7 @@ from games.bots.knowledge import (
     Memory, Observation, PublicGame, memory_for, observation_from_view, observe, seen_in_log,
 )
 from games.engine import Action, IllegalAction, Rules, State, actors, legal_actions, new_game, play, play_trusted, seat_view
-from games.engine.actions import PASS_ACTION, TAKE_ACTION, attack, cover
+from games.engine.actions import DUEL, GIVE, PASS_ACTION, TAKE_ACTION, attack, cover
 from games.engine.cards import card_name, cards_in, deck_mask, parse_card
 from games.bots import random_bot
 from tests.bots.variants import VARIANTS, new_state, random_positions, shuffle_hidden, variant_id
@@ -139,7 +139,12 @@ def test_memory_of_every_state_equals_the_log() -> None:
             play_trusted(state, seat, action)
             log.append((seat, action))
             face_up = 1 << state.trump_card if state.trump_card >= 0 else 0
-            assert memory.update(state) == seen_in_log(log) | face_up
+            if state.hidden_trump >= 0 and not state.stock:
+                face_up |= 1 << state.hidden_trump  # Aktobe: turned up when the stock ran out
+            # Aktobe: a card given or shown in a duel goes from hand to hand and never lies on the table, so a
+            # memory of states alone misses it (it knows less than the log, never more).
+            on_table = [(seat, action) for seat, action in log if action.kind not in (GIVE, DUEL)]
+            assert memory.update(state) == seen_in_log(on_table) | face_up
 
 
 def test_memory_is_kept_per_state_object() -> None:

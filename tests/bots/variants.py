@@ -26,6 +26,10 @@ VARIANTS: list[tuple[Rules, int]] = [
     (Rules(deck=24, transfer=True), 4),
     (Rules(deck=52), 8),
     (Rules(deck=52, transfer=True), 3),
+    # Aktobe (issue 8): 54 cards, hidden cards, the changing trump, "one card!", the duel for the first lead.
+    (Rules.from_dict({"preset": "aktobe"}), 2),
+    (Rules.from_dict({"preset": "aktobe"}), 3),
+    (Rules.from_dict({"preset": "aktobe", "joker_beats": "same_colour"}), 5),
 ]
 
 
@@ -42,6 +46,10 @@ def variant_id(variant: tuple[Rules, int]) -> str:
         options.append("neighbours")
     if rules.first_bout_limit != 6:
         options.append("limit5")
+    if rules.hidden_cards:
+        options.append("aktobe")
+    if rules.joker_beats != "all":
+        options.append("same-colour")
     return "-".join(options)
 
 
@@ -81,6 +89,12 @@ def shuffle_hidden(state: State, seat: int, seen: int, rng: random.Random) -> St
     face_up_at_bottom = bool(state.stock) and state.stock[0] == state.trump_card
     stock_hidden = state.stock[1:] if face_up_at_bottom else state.stock[:]
     pool += stock_hidden
+    # Aktobe: every hidden card still face down (his own too) and the card under the trump while the stock lasts.
+    face_down = [other for other in range(state.n) if state.face_down(other) >= 0]
+    pool += [state.hidden[other] for other in face_down]
+    under = state.hidden_trump >= 0 and bool(state.stock)
+    if under:
+        pool.append(state.hidden_trump)
     rng.shuffle(pool)
     start = 0
     for other in range(state.n):
@@ -93,5 +107,11 @@ def shuffle_hidden(state: State, seat: int, seen: int, rng: random.Random) -> St
             hand |= 1 << card
         shuffled.hands[other] = hand
         start += need
+    for other in face_down:
+        shuffled.hidden[other] = pool[start]
+        start += 1
+    if under:
+        shuffled.hidden_trump = pool[start]
+        start += 1
     shuffled.stock = ([state.stock[0]] if face_up_at_bottom else []) + pool[start:]
     return shuffled

@@ -1,5 +1,6 @@
 """Random tables and random games for the engine's property tests: a hypothesis strategy over every option of
-RULES.md this engine plays, a seeded random player, and the invariants every state must keep."""
+RULES.md this engine plays (the Aktobe preset and each of its rules on any deck among them), a seeded random
+player, and the invariants every state must keep."""
 
 from __future__ import annotations
 
@@ -52,12 +53,28 @@ class Table:
         return dealt.state(stake=self.stake), dealt
 
 
+AKTOBE_FLAGS = (
+    "hidden_cards", "transfer_beyond_hand", "unlimited_throw_in_on_take", "one_card", "trump_duel",
+    "no_attack_with_epaulettes",
+)
+
+
 @st.composite
-def tables(draw: st.DrawFn, cheating: bool | None = None) -> Table:
-    """Any rule set of RULES.md but Aktobe and the epaulette ladder, any allowed player count, any deal."""
-    deck = draw(st.sampled_from([24, 36, 52]))
-    players = draw(st.integers(2, deck // 6))
-    transfer = draw(st.booleans())
+def tables(draw: st.DrawFn, cheating: bool | None = None, aktobe: bool | None = None) -> Table:
+    """Any rule set of RULES.md, any allowed player count, any deal. One table in three plays Aktobe's rules:
+    the preset itself (either joker rule) or any of its rules on any deck, mixed with the other options."""
+    with_aktobe = draw(st.sampled_from([False, False, True])) if aktobe is None else aktobe
+    deck = draw(st.sampled_from([24, 36, 52, 54] if with_aktobe else [24, 36, 52, 54, 36, 52]))
+    flags = {name: False for name in AKTOBE_FLAGS}
+    if with_aktobe:
+        preset = draw(st.booleans())
+        for name in AKTOBE_FLAGS:
+            flags[name] = draw(st.booleans()) if not preset else name != "no_attack_with_epaulettes"
+        if preset:
+            deck = 54
+    probe = Rules(deck=deck, hidden_cards=flags["hidden_cards"])
+    players = draw(st.integers(2, probe.max_players))
+    transfer = draw(st.booleans()) or flags["transfer_beyond_hand"]
     teams = None
     if players in (4, 6):
         teams = draw(st.sampled_from([None, "2v2" if players == 4 else "3v3"]))
@@ -71,6 +88,10 @@ def tables(draw: st.DrawFn, cheating: bool | None = None) -> Table:
         # One table in four cheats: cheating games run several times longer, and a quarter of the examples
         # is plenty to exercise accusations.
         cheating=draw(st.sampled_from([False, False, False, True])) if cheating is None else cheating,
+        joker_beats=draw(st.sampled_from(["all", "same_colour"])) if deck == 54 else "all",
+        hidden_cards=flags["hidden_cards"], transfer_beyond_hand=flags["transfer_beyond_hand"],
+        unlimited_throw_in_on_take=flags["unlimited_throw_in_on_take"], one_card=flags["one_card"],
+        trump_duel=flags["trump_duel"], no_attack_with_epaulettes=flags["no_attack_with_epaulettes"],
     )
     return Table(rules, players, draw(st.integers(0, 2**32)), draw(st.sampled_from([0, 20, 100])))
 
@@ -150,6 +171,12 @@ def card_set(state: State) -> tuple[int, int]:
         count += 1
     mask |= state.discard
     count += state.discard.bit_count()
+    # Aktobe: the hidden cards still face down, and the card under the trump (out of play once turned up).
+    hidden = [state.face_down(seat) for seat in range(state.n)] + [state.hidden_trump]
+    for card in hidden:
+        if card >= 0:
+            mask |= 1 << card
+            count += 1
     return mask, count
 
 

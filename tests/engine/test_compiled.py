@@ -28,12 +28,13 @@ from games.bots.random_bot import choose
 from games.engine._compiled import is_compiled
 options = [
     {}, {"transfer": True}, {"transfer": True, "transfer_by_showing_trump": True}, {"cheating": True},
-    {"throw_in": "neighbours", "first_bout_limit": 5}, {"deck": 24}, {"deck": 52},
+    {"throw_in": "neighbours", "first_bout_limit": 5}, {"deck": 24}, {"deck": 52}, {"preset": "aktobe"},
+    {"preset": "aktobe", "joker_beats": "same_colour", "no_attack_with_epaulettes": True}, {"deck": 54},
 ]
 out = []
 for number in range(int(sys.argv[1])):
     option = options[number % len(options)]
-    rules = Rules(**option)
+    rules = Rules.from_dict(option)
     players = 2 + number % (rules.max_players - 1)
     state = deal(rules, players, seed=f"compiled-{number}").state()
     actions = play_game(state, [choose] * players, random.Random(number))

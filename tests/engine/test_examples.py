@@ -1,5 +1,5 @@
 """The example games in games/engine/examples (issue 3: a transfer chain, teams, a draw, epaulettes, a caught
-cheat): each replays to its .expected.json, and shows the feature it is there for.
+cheat; issue 8: a whole Aktobe game): each replays to its .expected.json, and shows the feature it is there for.
 
 The games were found by playing seeded random games and keeping the shortest with the feature; each was then
 followed move by move against RULES.md (the draws from the stock, who leads, the out order, the result), and
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from games.engine import Action, State, load_record, play, settlement
-from games.engine.actions import ACCUSE, ATTACK, COVER, SHOW_TRUMP, THROW, TRANSFER
+from games.engine.actions import ACCUSE, ATTACK, CHALLENGE, COVER, SHOW_TRUMP, THROW, TRANSFER
 from games.engine.cards import parse_card
 from games.engine.records import replay_text
 from tests.engine.compare import normalise, record_names
@@ -137,3 +137,36 @@ def test_dishonest_cards_that_nobody_caught_stand() -> None:
     assert last_throw is not None and last_throw[0] == 2
     assert not last_throw[1] >> (parse_card("AC") >> 2) & 1  # no ace on the table when it was thrown
     assert state.discard >> parse_card("AC") & 1
+
+
+def test_aktobe_game() -> None:
+    """Issue 8: a whole Aktobe game of three heuristic bots (games/engine/examples/aktobe_3p.json). Seat 1 makes
+    the first lead without the lowest trump; seat 0 shows the lower 8D, the lead comes back to him and he gives
+    seat 1 a card; seat 2 then shows the still lower 4D and takes the lead from seat 0 in turn. The stock runs
+    out, the ace of clubs under the face-up 5D is turned up and clubs are trumps; every hidden card is turned up
+    in the end; a red joker covers; seat 0, asked "how many cards?" before he said "one card!", is given cards."""
+    state, actions = steps("aktobe_3p")
+    assert state.trump == parse_card("5D") & 3 and state.attacker == 2  # seat 2 holds the lowest trump, 4D
+    play(state, *actions[0])
+    assert state.attacker == 1 and state.defender == 2  # any trump holder may make the first lead
+    play(state, *actions[1])  # seat 0: duel 8D
+    assert state.table_mask() == 0 and state.hands[1] >> parse_card("3H") & 1  # the lead went back
+    assert (state.attacker, state.owed) == (0, [0 << 4 | 1])
+    play(state, *actions[2])  # seat 0 gives seat 1 the 3C
+    assert state.hands[1] >> parse_card("3C") & 1 and not state.owed
+    for seat, action in actions[3:6]:
+        play(state, seat, action)
+    play(state, *actions[6])  # seat 2: duel 4D, lower than seat 0's 8D
+    assert state.attacker == 2 and state.owed == [2 << 4 | 0] and not state.attack
+    turned_trump = False
+    for seat, action in actions[7:]:
+        had_stock = bool(state.stock)
+        play(state, seat, action)
+        if had_stock and not state.stock:
+            turned_trump = True
+            assert state.trump == parse_card("AC") & 3  # clubs from now on
+    assert turned_trump
+    assert any(action.kind == COVER and action.card == parse_card("RJ") for _, action in actions)
+    assert state.hidden_up == 0b111  # all three hidden cards were turned up
+    assert [action.kind for _, action in actions].count(CHALLENGE) == 2
+    assert state.result is not None and state.result["durak"] == 0 and state.out == [1, 2]

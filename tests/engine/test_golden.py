@@ -1,5 +1,9 @@
-"""Golden game records: every rule and option of RULES.md (except the Aktobe preset, the epaulette ladder and
-no_attack_with_epaulettes) replayed as a small hand-written record, legal and illegal, plus the shared samples.
+"""Golden game records: every rule and option of RULES.md replayed as a small hand-written record, legal and
+illegal, plus the shared samples. Issue 8 added the Aktobe preset's rules (aktobe_*: jokers and joker_beats, the
+hidden cards, the trump that changes when the stock runs out, transfers beyond the next hand, neighbours-only and
+unlimited throw-in, "one card!" with its penalty, the duel for the first lead), the 54-card deck (deck54_*) and
+the epaulette options (epaulette_ladder_*, epaulettes_no_attack_*); docs/aktobe.md says how each point the seeds
+leave open is played.
 
 Each tests/engine/golden/NAME.json has a NAME.expected.json beside it, written by hand from RULES.md:
 - a legal record expects DESIGN.md's replay output (ok, finished, result, state);
@@ -221,3 +225,6 @@ def test_presets() -> None:
     assert Rules.from_dict({"preset": "perevodnoy"}) == Rules(transfer=True)
     assert Rules.from_dict({"preset": "podkidnoy"}) == Rules()
     assert Rules.from_dict({"preset": "perevodnoy", "deck": 24}) == Rules(transfer=True, deck=24)
+    aktobe = Rules.from_dict({"preset": "aktobe"})
+    assert (aktobe.deck, aktobe.transfer, aktobe.throw_in, aktobe.hidden_cards) == (54, True, "neighbours", True)
+    assert Rules.from_dict({"preset": "aktobe", "joker_beats": "same_colour"}).joker_beats == "same_colour"

@@ -2,6 +2,10 @@
 every game ends; cards are conserved after every action; legal_actions agrees with apply; a refused action
 changes nothing; a seat's view shows no other hand, no stock order, no discard; dump then replay gives the
 same state and result; chips are neither made nor lost.
+
+Issue 8 extends them to the 54-card deck and Aktobe's rules (tests.engine.random_games.tables): the hidden
+cards are conserved with the rest, and a hidden card is in no view while it lies face down, not even its
+owner's; once turned up it is in his hand, which only he sees.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from games.engine import (
     Action, IllegalAction, Record, State, actors, is_legal, legal_actions, play, public_view, replay_text,
     seat_view, settlement,
 )
-from games.engine.actions import ACCUSE, COVER, KIND_NAMES, PASS, SHOW_TRUMP, TAKE, THROW
+from games.engine.actions import ACCUSE, ANNOUNCE, CHALLENGE, COVER, DUEL, GIVE, KIND_NAMES, PASS, SHOW_TRUMP, TAKE, THROW
 from games.engine.cards import CARDS_OF_RANKS, card_name, cards_in, deck_cards, parse_card
 from games.engine.play import play_trusted
 from tests.engine.random_games import (
@@ -72,7 +76,7 @@ def check_chips(state: State) -> None:
 def record_of(table: Table, dealt: Any, actions: list[tuple[int, Action]]) -> dict[str, Any]:
     record = Record(
         rules=table.rules, hands=list(dealt.hands), stock=list(dealt.stock), trump=dealt.trump, stake=table.stake,
-        actions=list(actions),
+        actions=list(actions), hidden=dealt.hidden, hidden_trump=dealt.hidden_trump,
     )
     return record.to_json()
 
@@ -117,12 +121,14 @@ def random_action(state: State, seat: int, rng: random.Random, deck: list[int]) 
     def some_card() -> int:
         return rng.choice(hand) if hand and rng.random() < 0.7 else rng.choice(deck)
 
-    if kind in (TAKE, PASS):
+    if kind in (TAKE, PASS, ANNOUNCE):
         return Action(kind)
+    if kind == CHALLENGE:
+        return Action(CHALLENGE, 0, rng.randrange(state.n))
     if kind == COVER:
         target = rng.choice(state.attack) if state.attack and rng.random() < 0.8 else rng.choice(deck)
         return Action(COVER, 1 << some_card(), target)
-    if kind in (SHOW_TRUMP, ACCUSE):
+    if kind in (SHOW_TRUMP, ACCUSE, GIVE, DUEL):
         on_table = state.attack + [card for card in state.cover if card >= 0]
         card = rng.choice(on_table) if kind == ACCUSE and on_table and rng.random() < 0.6 else some_card()
         return Action(kind, 1 << card)
@@ -212,9 +218,12 @@ def card_names_in(view: dict[str, Any]) -> set[int]:
 
 def hidden_from(state: State, seat: int | None) -> set[int]:
     """What ``seat`` (None: a spectator) must not see: the other hands, the stock but its face-up card while it
-    lies there, and the discard. Exceptions: a trump shown to transfer this bout is public, and so are the
+    lies there, and the discard; every hidden card still face down, his own too, and the card under the trump
+    until the stock runs out. Exceptions: a trump shown to transfer this bout is public, and so are the
     epaulette cards of a finished game (played face up in the final bout, kept in the result)."""
-    hidden = set()
+    hidden = {card for card in (state.face_down(other) for other in range(state.n)) if card >= 0}
+    if state.hidden_trump >= 0 and state.stock:
+        hidden.add(state.hidden_trump)
     for other in range(state.n):
         if other != seat:
             hidden |= set(cards_in(state.hands[other]))

@@ -6,6 +6,9 @@ both languages as the consumer does. A seat may see its own hand, the table, the
 while it lies under the stock, and every card that lay face up before (played, shown: the log names
 them); the deck once the game is over. A spectator may see the same without any hand. The view itself
 (not the log) must name nothing but the seat's hand, the table and the face-up card.
+
+Aktobe (issue 8) adds games with jokers and hidden cards: a hidden card face down is in no message, not even
+to its owner, and the card under the trump only once the stock has run out.
 """
 
 from __future__ import annotations
@@ -27,8 +30,9 @@ from games.models import Game, GameStatus
 from games.logtext import log_lines
 from tests.games.factories import latest_game, person, table
 
-CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([SCDH♠♣♦♥])(?![A-Za-z])")
+CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA]|R|B)([SCDH♠♣♦♥]|J)(?![A-Za-z])")
 SUIT_LETTER = {"♠": "S", "♣": "C", "♦": "D", "♥": "H"}
+ALL_CARD_NAMES = {card_name(card) for card in range(54)}
 
 # (rules, players, games)
 VARIANTS: list[tuple[dict[str, Any], int, int]] = [
@@ -41,6 +45,8 @@ VARIANTS: list[tuple[dict[str, Any], int, int]] = [
     ({"preset": "podkidnoy", "throw_in": "neighbours"}, 5, 1),
     ({"preset": "podkidnoy", "teams": "2v2", "deck": 24}, 4, 2),
     ({"preset": "perevodnoy"}, 6, 1),
+    ({"preset": "aktobe"}, 2, 6),
+    ({"preset": "aktobe", "joker_beats": "same_colour"}, 4, 2),
 ]
 
 
@@ -74,7 +80,9 @@ def layer(monkeypatch: pytest.MonkeyPatch) -> Iterator[RecordingLayer]:
 def _cards_named(message: Any) -> set[str]:
     """Every card name in the message's strings (keys are field names, never cards)."""
     text = json.dumps(message, ensure_ascii=False)
-    return {rank + SUIT_LETTER.get(suit, suit) for rank, suit in CARD.findall(text)}
+    named = {rank + SUIT_LETTER.get(suit, suit) for rank, suit in CARD.findall(text)}
+    # Only real cards ("RJ" and "BJ" are the jokers; "JJ" or "RS" are none).
+    return named & ALL_CARD_NAMES
 
 
 def _table_cards(state: State) -> set[str]:
@@ -105,6 +113,14 @@ def _check_game(game: Game, sent: list[tuple[str, dict[str, Any]]]) -> int:
         hand = set(names(state.hands[seat])) if seat is not None else set()
         assert group.endswith(f".seat.{seat}") if seat is not None else group.endswith(".public")
         visible_now = hand | _table_cards(state) | (face_up_card if state.stock else set())
+        if state.hidden_trump >= 0 and not state.stock:
+            visible_now.add(card_name(state.hidden_trump))  # Aktobe: turned up when the stock ran out
+        face_down = {card_name(card) for card in (state.face_down(other) for other in range(state.n)) if card >= 0}
+        if state.stock and state.hidden_trump >= 0:
+            face_down.add(card_name(state.hidden_trump))
+        # No message before the game is over names a hidden card still face down, not even to its owner.
+        if payload["status"] != GameStatus.FINISHED:
+            assert not _cards_named(payload) & face_down, (group, seq, sorted(_cards_named(payload) & face_down))
         # The view part: only what lies before his eyes now. The result is the exception: epaulettes
         # name the cards the winner played in the final bout, which all lay face up (checked below).
         view_now = {key: value for key, value in payload["view"].items() if key != "result"}

@@ -341,3 +341,25 @@ def test_the_game_page_speaks_russian() -> None:
     assert strings["beaten"] == "Бито" and strings["take"] == "Беру"
     assert strings["roles"]["defending"] == "отбивается"
     assert "Проверка тасовки" in _text(html.encode()) and 'data-socket-query="?lang=ru"' in html
+
+
+def test_an_aktobe_table_with_its_joker_rule() -> None:
+    """Issue 8: the Aktobe preset plays 54 cards with the neighbours throwing in, whatever the deck and throw-in
+    fields say; the jokers' rule is chosen beside it."""
+    owner = _person("aigerim")
+    client = _client_for(owner)
+    response = client.post(
+        reverse("games:table-create"),
+        {**VALID, "preset": "aktobe", "players": "3", "joker_beats": "same_colour", "name": "Aktobe table"},
+    )
+    assert response.status_code == 302
+    table = Table.objects.get(name="Aktobe table")
+    assert table.rules == Rules.from_dict({"preset": "aktobe", "joker_beats": "same_colour"}).to_dict()
+    assert table.rules["deck"] == 54 and table.rules["throw_in"] == "neighbours"
+
+
+def test_aktobe_seats_at_most_seven() -> None:
+    client = _client_for(_person("timur"))
+    response = client.post(reverse("games:table-create"), {**VALID, "preset": "aktobe", "players": "8"})
+    assert response.status_code == 400
+    assert "Aktobe seats at most 7 players." in response.content.decode()

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games.bots import get_policy
 from games.engine.errors import MalformedRecord
 from games.engine.records import Record
-from games.engine.rules import Rules
+from games.engine.rules import PRESETS, Rules
 from games.engine.simulate import simulate
 
 
@@ -23,7 +23,7 @@ class Command(BaseCommand):
     requires_migrations_checks = False
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--preset", default="podkidnoy", choices=["podkidnoy", "perevodnoy"])
+        parser.add_argument("--preset", default="podkidnoy", choices=list(PRESETS))
         parser.add_argument("--rules", default="{}", help='more options as JSON, e.g. \'{"deck": 24}\'')
         parser.add_argument("--players", type=int, default=2)
         parser.add_argument("--bots", default="random", help="one bot per seat, comma-separated (or one for all)")

@@ -1,0 +1,81 @@
+"""An Aktobe table in real Chromium (issue 8): open it with the preset and its joker rule, play against bots by
+clicking what the server offers ("One card!", "how many cards?", a card owed, the duel, as well as the usual
+moves), and reach the result with the 54-card deck revealed, without a script error."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from tests.e2e.test_play_a_game import DESKTOP, GAME_TIMEOUT_S, _click, _one_move, _seq, bots_can_move, browser
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+__all__ = ["bots_can_move", "browser"]  # fixtures used by the test below
+
+
+def _aktobe_move(page: Page, asked: list[int]) -> bool:
+    """Aktobe's own buttons first ("how many cards?" twice a game at most: asking every time can go round for
+    ever), then a one-card move (a card owed, the duel) by selecting the card, then the usual moves."""
+    if _click(page.locator("[data-action=announce]")):
+        return True
+    if len(asked) < 2 and _click(page.locator("[data-action=challenge]")):
+        asked.append(1)
+        return True
+    if page.locator("[data-part=players]").get_by_text("owes a card").count() == 0 and _one_move(page):
+        return True
+    if _click(page.locator(".hand-card.playable")):
+        if _click(page.locator("[data-action=give], [data-action=duel]")):
+            return True
+        _click(page.locator("[data-action=clear]"))
+    return _one_move(page)
+
+
+def test_an_aktobe_table_is_played_to_the_end(browser: Browser, live_server_url: str, bots_can_move: None) -> None:
+    page = browser.new_page(viewport=DESKTOP, locale="en-GB")
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server_url}/accounts/sign-up/")
+    page.get_by_label("Username").fill("aktobe-player")
+    page.get_by_label("E-mail").fill("aktobe@example.com")
+    page.locator("#id_password1").fill("a-Long-passw0rd-for-tests")
+    page.locator("#id_password2").fill("a-Long-passw0rd-for-tests")
+    page.get_by_role("button", name="Create my account").click()
+
+    page.goto(f"{live_server_url}/play/")
+    page.get_by_label("Table name").fill("Aktobe against the bots")
+    page.locator("#id_preset").select_option("aktobe")
+    page.locator("#id_players").select_option("3")
+    page.locator("#id_joker_beats").select_option("same_colour")
+    page.get_by_label("Time per turn").select_option("900")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("h1")).to_have_text("Aktobe against the bots")
+    page.locator("#fill-level").select_option("medium")
+    page.get_by_role("button", name="Fill with bots").click()
+
+    page.wait_for_url("**/play/game/*/")
+    expect(page.locator("[data-part=connection]")).to_have_text("Connected")
+    expect(page.locator(".hand .hand-card")).to_have_count(6)
+    expect(page.locator(".players")).to_contain_text("a hidden card face down")
+
+    deadline = time.monotonic() + GAME_TIMEOUT_S
+    result = page.locator("[data-part=result]")
+    asked: list[int] = []
+    while time.monotonic() < deadline and not result.is_visible():
+        seq = _seq(page)
+        if _aktobe_move(page, asked):
+            with contextlib.suppress(PlaywrightTimeoutError):
+                page.wait_for_function(
+                    f"window.durakTable.message.seq !== {seq} || !!window.durakTable.message.result"
+                    " || !document.querySelector('[data-part=error]').hidden",
+                    timeout=10_000,
+                )
+        else:
+            page.wait_for_timeout(50)
+    expect(result).to_be_visible()
+    deck = page.locator("[data-part=deck]").text_content() or ""
+    assert len(deck.split()) == 54 and {"RJ", "BJ"} <= set(deck.split())
+    assert errors == [], f"the page's script failed: {errors}"
