@@ -68,13 +68,24 @@ def database_settings(
     return config
 
 
+CHANNEL_LAYER_SOCKET_TIMEOUT_S = 20
+
+
 def channel_layer_settings(*, redis_url: str | None) -> dict[str, Any]:
     if not redis_url:
         # One process: an in-memory layer reaches every consumer that exists.
         return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    # channels-redis waits for a socket's next message with a blocking pop of up to 5 s (brpop_timeout);
+    # redis-py 8 gives up reading any socket after 5 s by default, so an idle socket's wait could end in
+    # a TimeoutError, which closes the player's socket with 1011. Reads may take longer than the pop.
     return {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [redis_url], "prefix": "durak", "capacity": 1500, "expiry": 30},
+        "CONFIG": {
+            "hosts": [{"address": redis_url, "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT_S}],
+            "prefix": "durak",
+            "capacity": 1500,
+            "expiry": 30,
+        },
     }
 
 
@@ -82,8 +93,13 @@ def cache_settings(*, redis_url: str | None) -> dict[str, Any]:
     """Django's cache: the API's rate limits count there, so every server process must share it."""
     if not redis_url:
         return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    return {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url,
-                        "KEY_PREFIX": "durak"}}
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": "durak",
+        }
+    }
 
 
 def backends_from_environment(environment: Mapping[str, str], *, base_dir: Path) -> Backends:

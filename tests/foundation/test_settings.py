@@ -62,7 +62,7 @@ def test_database_and_redis_urls_mean_postgresql_redis_layer_and_a_real_broker()
     assert sized.databases["default"]["OPTIONS"]["pool"]["max_size"] == 24
     layer = backends.channel_layers["default"]
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert layer["CONFIG"]["hosts"] == ["redis://cache.internal:6379/2"]
+    assert layer["CONFIG"]["hosts"] == [{"address": "redis://cache.internal:6379/2", "socket_timeout": 20}]
     assert backends.tasks_in_process is False
     assert backends.celery_broker_url == "redis://cache.internal:6379/2"
     assert backends.celery_result_backend == "redis://cache.internal:6379/2"
