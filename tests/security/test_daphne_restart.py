@@ -67,7 +67,10 @@ async def _player(
                 async for raw in socket:
                     message = json.loads(raw)
                     if message["type"] == "game.error":
-                        assert message["code"] == "stale", message
+                        # A move that crossed the other's (stale), or the other gave up meanwhile (finished).
+                        assert message["code"] in ("stale", "finished"), message
+                        if message["code"] == "finished":
+                            return
                         continue
                     if message["status"] == "finished":
                         return
