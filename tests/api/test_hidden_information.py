@@ -26,7 +26,8 @@ from tests.ratings_app.helpers import finished_game
 
 pytestmark = pytest.mark.django_db
 
-TOKEN = re.compile(r"[0-9JQKA]{1,2}[SCDH♠♣♦♥]")
+# A card name standing alone: not a piece of a token's key or another random string ("aJSx" names no card).
+TOKEN = re.compile(r"(?<![0-9A-Za-z_])(?:10|[2-9JQKA])[SCDH♠♣♦♥](?![0-9A-Za-z_])")
 
 
 def _get_paths() -> list[str]:
