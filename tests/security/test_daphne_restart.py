@@ -64,7 +64,14 @@ async def _player(
             origin = Origin(f"http://127.0.0.1:{port}")
             async with websockets.connect(url, additional_headers={"Cookie": cookie}, origin=origin) as socket:
                 await socket.send(json.dumps({"type": "sync"}))
-                async for raw in socket:
+                while True:
+                    try:
+                        raw = await asyncio.wait_for(socket.recv(), timeout=10)
+                    except TimeoutError:
+                        # Ten seconds without a word: ask for the view again, as the game page does.
+                        await socket.send(json.dumps({"type": "sync"}))
+                        acted = -1
+                        continue
                     message = json.loads(raw)
                     if message["type"] == "game.error":
                         # A move that crossed the other's (stale), or the other gave up meanwhile (finished).
