@@ -138,6 +138,8 @@ class PairingSerializer(serializers.Serializer):
     bye = serializers.BooleanField(source="pairing.bye")
     status = serializers.CharField(source="pairing.status")
     result_kind = serializers.CharField(source="pairing.result_kind")
+    version = serializers.IntegerField(source="pairing.version",
+                                       help_text="bumped by every change of the result; send it with a decision")
     seats = PairingSeatSerializer(many=True)
     games = serializers.SerializerMethodField(help_text="the ids of the pairing's games, in order")
 
@@ -185,12 +187,20 @@ class ResultSerializer(serializers.Serializer):
     points = serializers.ListField(child=serializers.FloatField(min_value=0, max_value=1000), min_length=1,
                                    max_length=6, help_text="match points per seat of the pairing, in seat order")
     reason = serializers.CharField(help_text="logged with the decision")
+    version = serializers.IntegerField(
+        min_value=0, required=False, allow_null=True, default=None,
+        help_text="the pairing's version the decision was taken on: refused (400) if the pairing changed since",
+    )
 
 
 class ForfeitSerializer(serializers.Serializer):
     entrants = serializers.ListField(child=serializers.CharField(), min_length=1, max_length=6,
                                      help_text="ids (e<number>) of the entrants who forfeit")
     reason = serializers.CharField()
+    version = serializers.IntegerField(
+        min_value=0, required=False, allow_null=True, default=None,
+        help_text="the pairing's version the decision was taken on: refused (400) if the pairing changed since",
+    )
 
 
 # --- views --------------------------------------------------------------------------------------
@@ -395,7 +405,7 @@ class PairingResult(_Write):
         given.is_valid(raise_exception=True)
         tournament_services.pairing_set_result(
             pairing=pairing, points=given.validated_data["points"], by=_user(request),
-            reason=given.validated_data["reason"],
+            reason=given.validated_data["reason"], seen_version=given.validated_data["version"],
         )  # fmt: skip
         return Response(_pairing_answer(tournament, pairing))
 
@@ -416,7 +426,8 @@ class PairingForfeit(_Write):
         if len(forfeiting) != len(keys):
             raise ValidationError({"entrants": "name entrants of this pairing"})
         tournament_services.pairing_forfeit(
-            pairing=pairing, forfeiting=forfeiting, by=_user(request), reason=given.validated_data["reason"]
+            pairing=pairing, forfeiting=forfeiting, by=_user(request), reason=given.validated_data["reason"],
+            seen_version=given.validated_data["version"],
         )
         return Response(_pairing_answer(tournament, pairing))
 

@@ -223,6 +223,10 @@ class Pairing(models.Model):
     status = models.CharField(max_length=10, choices=PairingStatus.choices, default=PairingStatus.WAITING)
     result_kind = models.CharField(max_length=10, choices=ResultKind.choices, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Bumped by every change of the pairing's result (a match scored, a forfeit, a director's decision). A
+    # director's form carries the version it showed, and a decision on a version that is no longer current
+    # is refused: two directors deciding the same pairing at once, the second is told, not obeyed.
+    version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["round", "board"]

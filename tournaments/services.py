@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max, Prefetch
+from django.db.models import F, Max, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -833,7 +833,8 @@ def _forfeit(tournament: Tournament, pairing: Pairing, gone: set[int], *, actor:
         seat.forfeited, seat.points, seat.game_points, seat.durak_finishes, seat.epaulettes_hung = flag, value, 0, 0, 0
     PairingEntrant.objects.bulk_update(seats, ["forfeited", "points", "game_points", "durak_finishes", "epaulettes_hung"])
     Pairing.objects.filter(pk=pairing.pk).update(
-        status=PairingStatus.FINISHED, result_kind=ResultKind.FORFEIT, finished_at=timezone.now()
+        status=PairingStatus.FINISHED, result_kind=ResultKind.FORFEIT, finished_at=timezone.now(),
+        version=F("version") + 1,
     )
     pairing.status, pairing.result_kind = PairingStatus.FINISHED, ResultKind.FORFEIT
     _audit(
@@ -922,7 +923,8 @@ def _score_match(
         seat.points = value
     PairingEntrant.objects.bulk_update(seats, ["points", "game_points", "durak_finishes", "epaulettes_hung"])
     pairing.status, pairing.result_kind, pairing.finished_at = PairingStatus.FINISHED, kind, timezone.now()
-    pairing.save(update_fields=["status", "result_kind", "finished_at"])
+    pairing.version += 1
+    pairing.save(update_fields=["status", "result_kind", "finished_at", "version"])
 
 
 def _close_round_if_done(tournament: Tournament, round_: Round) -> bool:
@@ -1172,10 +1174,23 @@ def tournament_finish_early(*, tournament: Tournament, by: User, reason: str) ->
 # --- adjudication --------------------------------------------------------------------------------
 
 
-def _editable_pairing(tournament: Tournament, pairing: Pairing) -> tuple[Pairing, list[PairingEntrant]]:
+def _check_version(pairing: Pairing, seen: int | None) -> None:
+    """Refuse a decision taken on a version of the pairing that is no longer current (None: not checked,
+    for callers that showed no version)."""
+    if seen is not None and seen != pairing.version:
+        raise ValidationError(
+            _("This pairing changed after you looked at it (another director's decision or a game's end): "
+              "look at it again before you decide.")
+        )
+
+
+def _editable_pairing(
+    tournament: Tournament, pairing: Pairing, seen: int | None = None
+) -> tuple[Pairing, list[PairingEntrant]]:
     pairing = Pairing.objects.select_for_update().select_related("round").get(pk=pairing.pk)
     if pairing.tournament_id != tournament.pk:
         raise ValidationError(_("That pairing belongs to another tournament."))
+    _check_version(pairing, seen)
     if pairing.bye:
         raise ValidationError(_("A bye has no result to set."))
     if pairing.status == PairingStatus.PLAYING:
@@ -1198,13 +1213,16 @@ def _annul_ratings(pairing: Pairing) -> None:
 
 
 @transaction.atomic
-def pairing_set_result(*, pairing: Pairing, points: Sequence[float], by: User, reason: str) -> Pairing:
+def pairing_set_result(
+    *, pairing: Pairing, points: Sequence[float], by: User, reason: str, seen_version: int | None = None
+) -> Pairing:
     """The director sets a pairing's match points (an agreed result, a decision on a dispute); the
-    standings follow. The games keep their own results (and ratings)."""
+    standings follow. The games keep their own results (and ratings). `seen_version`: the pairing's
+    version the director decided on (refused if it changed since)."""
     tournament = _locked(pairing.tournament_id)
     _require_director(by, tournament)
     reason = _require_reason(reason)
-    pairing, seats = _editable_pairing(tournament, pairing)
+    pairing, seats = _editable_pairing(tournament, pairing, seen_version)
     values = [float(value) for value in points]
     most = _scoring(tournament).win
     if len(values) != len(seats) or any(not 0 <= value <= most for value in values):
@@ -1214,7 +1232,8 @@ def pairing_set_result(*, pairing: Pairing, points: Sequence[float], by: User, r
         seat.points, seat.forfeited = value, False
     PairingEntrant.objects.bulk_update(seats, ["points", "forfeited"])
     pairing.status, pairing.result_kind, pairing.finished_at = PairingStatus.FINISHED, ResultKind.OVERRIDE, timezone.now()
-    pairing.save(update_fields=["status", "result_kind", "finished_at"])
+    pairing.version += 1
+    pairing.save(update_fields=["status", "result_kind", "finished_at", "version"])
     _audit(
         tournament, AuditAction.RESULT_SET, actor=by, round_number=pairing.round.number,
         subject=" – ".join(f"{_subject(seat.entrant)} {selectors.shown(value)}" for seat, value in zip(seats, values, strict=True)),
@@ -1225,13 +1244,16 @@ def pairing_set_result(*, pairing: Pairing, points: Sequence[float], by: User, r
 
 
 @transaction.atomic
-def pairing_forfeit(*, pairing: Pairing, forfeiting: Sequence[Entrant], by: User, reason: str) -> Pairing:
+def pairing_forfeit(
+    *, pairing: Pairing, forfeiting: Sequence[Entrant], by: User, reason: str, seen_version: int | None = None
+) -> Pairing:
     """The director scores a pairing as forfeited by ``forfeiting`` (every entrant: a double forfeit).
-    Games it had are no longer rated: the forfeit replaces what was played."""
+    Games it had are no longer rated: the forfeit replaces what was played. `seen_version` as in
+    pairing_set_result."""
     tournament = _locked(pairing.tournament_id)
     _require_director(by, tournament)
     reason = _require_reason(reason)
-    pairing, seats = _editable_pairing(tournament, pairing)
+    pairing, seats = _editable_pairing(tournament, pairing, seen_version)
     gone = {entrant.pk for entrant in forfeiting}
     if not gone or not gone <= {seat.entrant_id for seat in seats}:
         raise ValidationError(_("Choose who forfeits among the pairing's entrants."))
@@ -1242,14 +1264,19 @@ def pairing_forfeit(*, pairing: Pairing, forfeiting: Sequence[Entrant], by: User
 
 
 @transaction.atomic
-def match_game_set_result(*, match_game: MatchGame, places: Sequence[Sequence[int]], by: User, reason: str) -> MatchGame:
+def match_game_set_result(
+    *, match_game: MatchGame, places: Sequence[Sequence[int]], by: User, reason: str, seen_version: int | None = None
+) -> MatchGame:
     """The director overrides a finished game's result with ``places`` (groups of seats, best first, as
     the engine gives them): the game's rating is recomputed with its pool, the match and the standings
-    follow."""
+    follow. `seen_version`: the version of the game's pairing the director decided on, as in
+    pairing_set_result."""
     pairing = Pairing.objects.get(pk=match_game.pairing_id)
     tournament = _locked(pairing.tournament_id)
     _require_director(by, tournament)
     reason = _require_reason(reason)
+    pairing = Pairing.objects.select_for_update().get(pk=pairing.pk)
+    _check_version(pairing, seen_version)
     match_game = MatchGame.objects.select_for_update().select_related("game").get(pk=match_game.pk)
     if match_game.status != MatchGameStatus.FINISHED:
         raise ValidationError(_("Only a finished game's result can be set."))
@@ -1265,6 +1292,7 @@ def match_game_set_result(*, match_game: MatchGame, places: Sequence[Sequence[in
     match_game.overridden = True
     _store_outcome(match_game, outcome)
     rating_services.rating_game_outcome_set(game=match_game.game, places=groups)
+    Pairing.objects.filter(pk=pairing.pk).update(version=F("version") + 1)
     pairing = Pairing.objects.select_for_update().select_related("round").get(pk=pairing.pk)
     _audit(
         tournament, AuditAction.GAME_RESULT_SET, actor=by, round_number=pairing.round.number,

@@ -315,6 +315,14 @@ def _pairing(request: HttpRequest, tournament: Tournament) -> Pairing:
     return get_object_or_404(Pairing, tournament=tournament, pk=request.POST.get("pairing") or 0)
 
 
+def _seen_version(request: HttpRequest) -> int:
+    """The version of the pairing the director's form showed (tournaments.models.Pairing.version)."""
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        raise ValidationError(_("The form is incomplete: load the page again.")) from None
+
+
 def _act_late_entry(request: HttpRequest, tournament: Tournament, by: User) -> str:
     form = LateEntryForm(request.POST)
     if not form.is_valid():
@@ -330,14 +338,16 @@ def _act_set_result(request: HttpRequest, tournament: Tournament, by: User) -> s
         points = parse_numbers(request.POST.get("points", ""))
     except ValueError:
         raise ValidationError(_("Write the points as numbers, one an entrant.")) from None
-    services.pairing_set_result(pairing=_pairing(request, tournament), points=points, by=by, reason=_reason(request))
+    services.pairing_set_result(pairing=_pairing(request, tournament), points=points, by=by, reason=_reason(request),
+                                seen_version=_seen_version(request))
     return _("The result is set; the standings follow.")
 
 
 def _act_forfeit(request: HttpRequest, tournament: Tournament, by: User) -> str:
     pairing = _pairing(request, tournament)
     chosen = Entrant.objects.filter(tournament=tournament, pk__in=request.POST.getlist("forfeiting"))
-    services.pairing_forfeit(pairing=pairing, forfeiting=list(chosen), by=by, reason=_reason(request))
+    services.pairing_forfeit(pairing=pairing, forfeiting=list(chosen), by=by, reason=_reason(request),
+                             seen_version=_seen_version(request))
     return _("The forfeit is scored; the standings follow.")
 
 
@@ -347,7 +357,8 @@ def _act_game_result(request: HttpRequest, tournament: Tournament, by: User) -> 
         places = parse_places(request.POST.get("places", ""))
     except ValueError:
         raise ValidationError(_("Write the places as seat numbers, best first, a slash between places.")) from None
-    services.match_game_set_result(match_game=match_game, places=places, by=by, reason=_reason(request))
+    services.match_game_set_result(match_game=match_game, places=places, by=by, reason=_reason(request),
+                                   seen_version=_seen_version(request))
     return _("The game's result is set; the match, the standings and the ratings follow.")
 
 

@@ -88,6 +88,12 @@ def test_standings_rounds_and_export_as_json_and_csv_and_adjudication_by_the_dir
     decided = token_client(boss).post(url, {"points": [0, 1], "reason": "seat 0 left the hall"}, format="json")
     assert decided.status_code == 200, decided.content
     assert [seat["points"] for seat in decided.json()["seats"]] == [0, 1]
+    version = decided.json()["version"]
+    # A decision taken on an older version of the pairing is refused and changes nothing.
+    stale = token_client(boss).post(url, {"points": [1, 0], "reason": "late", "version": version - 1}, format="json")
+    assert stale.status_code == 400 and "changed after you looked at it" in stale.content.decode()
+    pairing.refresh_from_db()
+    assert pairing.version == version
     audit = client.get(f"/api/v1/tournaments/{event.pk}/audit/").json()["results"]
     assert audit[0]["action"] == AuditAction.RESULT_SET and audit[0]["reason"] == "seat 0 left the hall"
     assert audit[0]["actor"] == "boss"

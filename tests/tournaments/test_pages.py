@@ -153,17 +153,62 @@ def test_director_acts_are_logged_and_refused_to_others(client: Client) -> None:
     pairing.refresh_from_db()
     assert pairing.status == PairingStatus.WAITING
     client.post(reverse("tournaments:act", args=[event.pk, "forfeit"]),
-                {"pairing": pairing.pk, "forfeiting": [Entrant.objects.get(user=anna).pk], "reason": "Did not answer"})
+                {"pairing": pairing.pk, "forfeiting": [Entrant.objects.get(user=anna).pk], "reason": "Did not answer",
+                 "version": 0})
     pairing.refresh_from_db()
     assert pairing.result_kind == ResultKind.FORFEIT
     client.post(reverse("tournaments:act", args=[event.pk, "set_result"]),
-                {"pairing": pairing.pk, "points": "0.5 0.5", "reason": "Agreed draw after all"})
+                {"pairing": pairing.pk, "points": "0.5 0.5", "reason": "Agreed draw after all", "version": 1})
     assert sorted(StandingRow.objects.filter(tournament=event).values_list("points", flat=True)) == [0.5, 0.5]
     client.post(reverse("tournaments:act", args=[event.pk, "pause"]), {"reason": "Lunch"})
     log = _text(client.get(reverse("tournaments:log", args=[event.pk])))
     assert "Did not answer" in log and "Agreed draw after all" in log and "Lunch" in log
     assert AuditEntry.objects.filter(tournament=event, action=AuditAction.RESULT_SET, actor=chief).exists()
     assert client.post(reverse("tournaments:act", args=[event.pk, "nonsense"])).status_code == 404
+
+
+def test_two_directors_deciding_one_pairing_the_second_is_told_not_obeyed(client: Client) -> None:
+    chief, deputy = director(), director()
+    event = tournament(chief, rounds=2)
+    anna, boris = person(), person()
+    for player in (anna, boris):
+        services.tournament_register(tournament=event, user=player)
+    services.tournament_start(tournament=event, by=chief)
+    pairing = Pairing.objects.get(tournament=event, round__number=1)
+    page = reverse("tournaments:direct", args=[event.pk]) + "?round=1"
+    # Both open the director's page: each form carries the version it shows.
+    shown = []
+    for who in (chief, deputy):
+        client.force_login(who)
+        found = re.search(
+            rf'name="pairing" value="{pairing.pk}"><input type="hidden" name="version" value="(\d+)"',
+            client.get(page).content.decode(),
+        )
+        assert found is not None
+        shown.append(int(found.group(1)))
+    assert shown == [0, 0]
+    act = reverse("tournaments:act", args=[event.pk, "set_result"])
+    client.force_login(chief)
+    client.post(act, {"pairing": pairing.pk, "points": "1 0", "reason": "Boris conceded", "version": shown[0]})
+    client.force_login(deputy)
+    answer = client.post(act, {"pairing": pairing.pk, "points": "0 1", "reason": "Anna left", "version": shown[1]},
+                         follow=True)
+    assert "changed after you looked at it" in _text(answer)
+    # The same for a forfeit on the old version, and for a form without any version.
+    forfeit = reverse("tournaments:act", args=[event.pk, "forfeit"])
+    client.post(forfeit, {"pairing": pairing.pk, "forfeiting": [Entrant.objects.get(user=anna).pk],
+                          "reason": "Anna left", "version": shown[1]})
+    answer = client.post(act, {"pairing": pairing.pk, "points": "0 1", "reason": "Anna left"}, follow=True)
+    assert "The form is incomplete" in _text(answer)
+    pairing.refresh_from_db()
+    assert list(pairing.seats.order_by("position").values_list("points", flat=True)) == [1.0, 0.0]  # the chief's
+    assert pairing.result_kind == ResultKind.OVERRIDE and pairing.version == 1
+    assert list(AuditEntry.objects.filter(tournament=event, action__in=[AuditAction.RESULT_SET, AuditAction.FORFEIT])
+                .values_list("actor", flat=True)) == [chief.pk]
+    # Seeing the new version, the deputy may decide again.
+    client.post(act, {"pairing": pairing.pk, "points": "0.5 0.5", "reason": "Both agree", "version": 1})
+    pairing.refresh_from_db()
+    assert pairing.version == 2 and list(pairing.seats.values_list("points", flat=True)) == [0.5, 0.5]
 
 
 def test_the_pages_are_in_russian_too(client: Client) -> None:
