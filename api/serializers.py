@@ -264,6 +264,9 @@ class GameViewSerializer(serializers.Serializer):
     commitment = serializers.CharField()
     log = serializers.JSONField()
     result = serializers.JSONField(allow_null=True)
+    redeals = serializers.JSONField(help_text="the redeals asked so far: seat and suit")
+    redeal_open = serializers.BooleanField(help_text="a redeal may still be asked (before the first move)")
+    can_redeal = serializers.BooleanField(help_text="the caller's seat may ask for a redeal now")
 
 
 class MyGameSerializer(serializers.Serializer):

@@ -267,6 +267,22 @@ class GameSurrender(APIView):
         return Response(game_selectors.game_view_for(game=fresh, user=_user(request), language=_language(request)))
 
 
+class GameRedeal(APIView):
+    """Ask for a redeal before the first move (tables with redeal_five_same_suit; the view's can_redeal)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=serializers.SurrenderSerializer,
+                   responses={200: serializers.GameViewSerializer, 400: REFUSED, 403: REFUSED, 409: REFUSED})
+    def post(self, request: Request, pk: int) -> Response:
+        given = serializers.SurrenderSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        game = _visible_game(request, pk)
+        game_services.game_redeal(game_id=game.pk, user=_user(request), seq=given.validated_data["seq"])
+        fresh = Game.objects.select_related("table").get(pk=game.pk)
+        return Response(game_selectors.game_view_for(game=fresh, user=_user(request), language=_language(request)))
+
+
 # --- players and ratings ------------------------------------------------------------------------
 
 

@@ -143,7 +143,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if kind == "sync":
             await self._send_current_view()
             return
-        if kind not in ("action", "surrender"):
+        if kind not in ("action", "surrender", "redeal"):
             await self._send_error(GameActionError("malformed", f"unknown message type {kind!r}"))
             return
         seq = content.get("seq")
@@ -157,9 +157,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             else:
                 if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
                     raise GameActionError("malformed", "'seq' must be a whole number")
-                await _game_writer(services.game_surrender)(
-                    game_id=self.game_id, user=self.scope.get("user"), seq=seq
-                )
+                service = services.game_surrender if kind == "surrender" else services.game_redeal
+                await _game_writer(service)(game_id=self.game_id, user=self.scope.get("user"), seq=seq)
         except GameActionError as error:
             await self._send_error(error)
             if error.code == "stale":

@@ -1,7 +1,8 @@
 """Forms of the play pages: create a table (a preset, then every option of RULES.md), join a seat, add bots.
 
 The Aktobe preset plays 54 cards with the neighbours throwing in whatever the deck and throw-in fields say;
-its jokers' rule (joker_beats), the first bout's limit, teams and cheating may be chosen beside it.
+its jokers' rule (joker_beats), the first bout's limit, teams, cheating and the redeal on five of a suit may be
+chosen beside it.
 
 The create form checks the combinations a player can get wrong with translated messages, then builds the
 engine's `Rules` as the last word, so a table is never created with a rule set the engine refuses.
@@ -24,7 +25,7 @@ PRESET_CHOICES = [
 ]
 JOKER_BEATS_CHOICES = [("all", _("A joker beats every card")), ("same_colour", _("A joker beats only its own colour"))]
 # Aktobe fixes the deck (54) and who throws in (the defender's neighbours); the other options apply on top.
-AKTOBE_OPTIONS = ("joker_beats", "first_bout_limit", "teams", "cheating")
+AKTOBE_OPTIONS = ("joker_beats", "first_bout_limit", "teams", "cheating", "redeal_five_same_suit")
 DECK_CHOICES = [(24, _("24 cards (9 to ace)")), (36, _("36 cards (6 to ace)")), (52, _("52 cards (2 to ace)"))]
 PLAYER_CHOICES = [(count, str(count)) for count in range(2, 9)]
 THROW_IN_CHOICES = [("all", _("Everyone but the defender")), ("neighbours", _("Only the defender's neighbours"))]
@@ -66,6 +67,10 @@ class TableCreateForm(forms.Form):
     cheating = forms.BooleanField(
         label=_("Cheating table"), required=False,
         help_text=_("Illegal cards may be played and accused; a caught cheater pays 15% of the stake."),
+    )  # fmt: skip
+    redeal_five_same_suit = forms.BooleanField(
+        label=_("Redeal on five of a suit"), required=False,
+        help_text=_("A player dealt five or more cards of one suit may ask for a new deal before the first move."),
     )  # fmt: skip
     stake = forms.IntegerField(label=_("Stake in chips"), min_value=0, max_value=MAX_STAKE, initial=0)
     private = forms.BooleanField(
@@ -133,6 +138,7 @@ class TableCreateForm(forms.Form):
                 "first_bout_limit": data["first_bout_limit"],
                 "teams": data["teams"] or None,
                 "cheating": data["cheating"],
+                "redeal_five_same_suit": data["redeal_five_same_suit"],
             }
         )
 

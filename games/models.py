@@ -113,6 +113,10 @@ class Game(models.Model):
     timeouts = models.JSONField(default=list)  # consecutive timeouts per seat
     autopilot = models.JSONField(default=list)  # per seat: played by the autopilot bot after 3 timeouts
     surrendered = models.PositiveSmallIntegerField(null=True, blank=True)  # the seat that gave up, if one did
+    # Deals voided by redeal_five_same_suit, oldest first: {"seat", "suit", "seed", "salt", "commitment"}
+    # (games.services.game_redeal). Each bumped `seq` without an action, so the record holds
+    # `seq - len(redeals)` actions (a surrender bumps it once more, at the end).
+    redeals = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-started"]

@@ -15,7 +15,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
 
 from accounts.models import User
-from games.engine import State, public_view, seat_view
+from games.engine import Rules, State, deal, public_view, redeal_allowed, seat_view
+from games.engine.deal import deck_text
 from games.logtext import log_lines
 from games.models import Game, GameStatus, Result, Seat, Table, TableStatus
 from games.snapshots import state_of
@@ -105,7 +106,26 @@ def _result_json(game: Game, result: Result | None) -> dict[str, Any] | None:
         "deck": game.revealed_deck,
         "salt": game.salt,
         "commitment": game.commitment,
+        "voided_deals": _voided_deals(game),
     }
+
+
+def _voided_deals(game: Game) -> list[dict[str, Any]]:
+    """The deals a redeal voided, each with its deck revealed (shown once the game is over), so that their
+    commitments can be checked as the game's is."""
+    if not game.redeals:
+        return []
+    rules = Rules.from_dict(game.rules)
+    return [
+        {
+            "seat": voided["seat"],
+            "suit": voided["suit"],
+            "commitment": voided["commitment"],
+            "salt": voided["salt"],
+            "deck": deck_text(deal(rules, game.players, seed=voided["seed"], salt=voided["salt"]).order),
+        }
+        for voided in game.redeals
+    ]
 
 
 def view_common(*, game: Game, seats: Sequence[Seat], state: State, result: Result | None) -> dict[str, Any]:
@@ -138,13 +158,20 @@ def view_common(*, game: Game, seats: Sequence[Seat], state: State, result: Resu
         "log_entries": _log_entries(game, names),
         "names": names,
         "result": _result_json(game, result) if not playing else None,
+        # Who asked for a redeal and for which suit (RULES.md, redeal_five_same_suit); the voided hands stay unseen.
+        "redeals": [{"seat": voided["seat"], "suit": voided["suit"]} for voided in game.redeals],
+        # Whether a redeal may still be asked (before the first move); view_for_seat says if this seat may.
+        "redeal_open": playing and bool(game.rules.get("redeal_five_same_suit")) and not game.record.get("actions"),
     }
 
 
 def view_for_seat(common: dict[str, Any], state: State, seat: int | None) -> dict[str, Any]:
     """The game.view message (its log not yet in words; see `message_in_language`) for a seat or, with
     seat None, for spectators."""
-    return {**common, "seat": seat, "view": seat_view(state, seat) if seat is not None else public_view(state)}
+    if seat is None:
+        return {**common, "seat": None, "view": public_view(state), "can_redeal": False}
+    can_redeal = bool(common["redeal_open"]) and redeal_allowed(state.rules, state.hands[seat])
+    return {**common, "seat": seat, "view": seat_view(state, seat), "can_redeal": can_redeal}
 
 
 def view_payload(

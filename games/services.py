@@ -36,7 +36,8 @@ from games.engine import (
     Action, EngineError, IllegalAction, MalformedRecord, Record, Rules, State, action_from_json, deal, places, play,
     settlement, verify_commitment,
 )
-from games.engine.deal import deck_text
+from games.engine.cards import SUITS
+from games.engine.deal import Deal, deck_text, redeal_suit
 from games.models import ActionLog, Game, GameStatus, Result, Seat, Table, TableStatus
 from games.selectors import game_result, game_seats
 from games.snapshots import remember, state_of
@@ -264,14 +265,9 @@ def game_start(*, table: Table, by: User | None = None, first_attacker: int | No
         raise ValidationError(_("Every seat must be taken before the game starts."))
     rules = Rules.from_dict(table.rules)
     players = len(seats)
-    seed = secrets.token_hex(16)
-    dealt = deal(rules, players, seed=seed, salt=secrets.token_hex(16))
     if first_attacker is not None and not 0 <= first_attacker < players:
         raise ValidationError(_("No seat %(seat)s at this table.") % {"seat": first_attacker})
-    record = Record(
-        rules=rules, hands=dealt.hands, stock=dealt.stock, trump=dealt.trump, stake=table.stake,
-        first_attacker=first_attacker, hidden=dealt.hidden, hidden_trump=dealt.hidden_trump,
-    ).to_json()
+    seed, dealt, record = _new_deal(rules, players, stake=table.stake, first_attacker=first_attacker)
     if table.stake:
         for seat in seats:
             assert seat.user is not None
@@ -305,6 +301,24 @@ def game_start(*, table: Table, by: User | None = None, first_attacker: int | No
     _lobby_changed()
     _after_commit(game=game, seats=seats, state=state, timer_in=float(table.turn_seconds))
     return game
+
+
+def shuffle_seed() -> str:
+    """The seed of a new deal's shuffle (tests replace it to deal a hand they need)."""
+    return secrets.token_hex(16)
+
+
+def _new_deal(
+    rules: Rules, players: int, *, stake: int, first_attacker: int | None
+) -> tuple[str, Deal, dict[str, Any]]:
+    """A fresh shuffle (its seed from `secrets`): the seed, the deal with its commitment, the record's JSON."""
+    seed = shuffle_seed()
+    dealt = deal(rules, players, seed=seed, salt=secrets.token_hex(16))
+    record = Record(
+        rules=rules, hands=dealt.hands, stock=dealt.stock, trump=dealt.trump, stake=stake,
+        first_attacker=first_attacker, hidden=dealt.hidden, hidden_trump=dealt.hidden_trump,
+    ).to_json()
+    return seed, dealt, record
 
 
 @transaction.atomic
@@ -579,6 +593,43 @@ def game_surrender(*, game_id: int, user: User, seq: int | None = None) -> Game:
     game.deadline = None
     timer_in = _save_game(game, state)
     _after_commit(game=game, seats=seats, state=state, timer_in=timer_in)
+    return game
+
+
+@transaction.atomic
+def game_redeal(*, game_id: int, user: User, seq: int | None = None) -> Game:
+    """RULES.md, redeal_five_same_suit: before the first move a player dealt five or more cards of one suit
+    asks for a redeal. The deal is voided and a new one shuffled under a new commitment; everyone is told
+    who asked and for which suit (the voided hand itself stays unseen), and the voided deal's seed, salt and
+    commitment are kept so that its deck is revealed and checkable with the game's once it is over. The
+    stakes stay paid and the version moves on, so a move sent for the voided deal is refused as stale."""
+    game = _locked_game(game_id)
+    seats = game_seats(game)
+    seat = _seat_of(game, seats, user)
+    _check_playing(game, seq)
+    rules = Rules.from_dict(game.rules)
+    if not rules.redeal_five_same_suit:
+        raise GameActionError("illegal", "this table does not play redeal_five_same_suit")
+    if game.record.get("actions"):
+        raise GameActionError("illegal", "a redeal may be asked only before the first move")
+    suit = redeal_suit(rules, state_of(game).hands[seat])
+    if suit is None:
+        raise GameActionError("illegal", "a redeal needs five or more cards of one suit in your hand")
+    voided = {"seat": seat, "suit": SUITS[suit], "seed": game.seed, "salt": game.salt, "commitment": game.commitment}
+    seed, dealt, record = _new_deal(
+        rules, game.players, stake=game.stake, first_attacker=game.record.get("first_attacker")
+    )
+    game.redeals = [*game.redeals, voided]
+    game.record, game.seed, game.salt, game.commitment = record, seed, dealt.salt, dealt.commitment
+    game.seq += 1
+    now = timezone.now()
+    game.deadline = now + datetime.timedelta(seconds=game.table.turn_seconds)
+    game.timeouts = [0] * game.players
+    fresh = state_of(game)
+    timer_in = _arm_timer(game, now)
+    game.save(update_fields=["record", "seq", "seed", "salt", "commitment", "redeals", "deadline", "timer_at",
+                             "timeouts"])  # fmt: skip
+    _after_commit(game=game, seats=seats, state=fresh, timer_in=timer_in)
     return game
 
 

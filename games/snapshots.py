@@ -35,12 +35,15 @@ def state_of(game: Game) -> State:
             _cache.move_to_end(key)
     if cached is not None and cached[0] == game.seq:
         return cached[1]
-    if cached is not None and cached[0] < game.seq <= len(actions):
-        start, state = cached[0], cached[1].copy()
+    # A redeal moved the version on without an action (games.services.game_redeal); it also changed the
+    # commitment, so a cached state is always of the current deal and `offset` is the same for it.
+    offset = len(game.redeals)
+    if cached is not None and cached[0] < game.seq <= len(actions) + offset:
+        start, state = cached[0] - offset, cached[1].copy()
     else:
         record = load_record({**game.record, "actions": []})
         start, state = 0, record.initial_state()
-    for raw in actions[start : game.seq]:
+    for raw in actions[start : game.seq - offset]:
         play(state, raw["seat"], action_from_json(raw))
     remember(game, state)
     return state

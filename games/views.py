@@ -54,6 +54,8 @@ def rules_in_words(rules: dict[str, Any], seats: int) -> list[str]:
         words.append(_("a joker beats only its own colour"))
     if rules.get("no_attack_with_epaulettes"):
         words.append(_("epaulettes are taken, not led"))
+    if rules.get("redeal_five_same_suit"):
+        words.append(_("redeal on five of a suit"))
     return words
 
 
@@ -365,6 +367,8 @@ def client_strings() -> dict[str, Any]:
         "pass_after_take": _("Enough, take them"),
         "clear_selection": _("Cancel"),
         "surrender_confirm": _("Give up this game? You will be the durak."),
+        "redeal_confirm": _("Five or more cards of one suit: void this deal and deal again?"),
+        "redealt": _("Dealt again: %(name)s had five or more %(suit)s."),
         "draw": _("A draw: nobody is the durak."),
         "durak_is": _("%(name)s is the durak."),
         "durak": _("durak"),

@@ -11,7 +11,9 @@ from ._compiled import check_fresh
 check_fresh()
 
 from .actions import Action, action_from_json  # noqa: E402
-from .deal import Deal, commitment, deal, first_attacker_for, redeal_allowed, verify_commitment  # noqa: E402
+from .deal import (  # noqa: E402
+    Deal, commitment, deal, first_attacker_for, redeal_allowed, redeal_suit, verify_commitment,
+)
 from .errors import EngineError, IllegalAction, MalformedRecord  # noqa: E402
 from .play import (  # noqa: E402
     actors, apply, is_legal, legal_actions, movers, new_game, places, play, play_trusted, settlement, throwers,
@@ -26,7 +28,7 @@ __all__ = [
     "Action", "Deal", "EngineError", "IllegalAction", "MalformedRecord", "Record", "Replay", "Rules", "State",
     "action_from_json", "actors", "apply", "commitment", "deal", "first_attacker_for", "is_legal",
     "legal_actions", "load_record", "movers", "new_game", "places", "play", "play_trusted", "preset_rules", "public_view",
-    "redeal_allowed", "replay_json", "replay_record", "replay_text", "seat_view", "Series", "series_after_game",
+    "redeal_allowed", "redeal_suit", "replay_json", "replay_record", "replay_text", "seat_view", "Series", "series_after_game",
     "series_start", "settlement", "throwers",
     "verify_commitment",
 ]

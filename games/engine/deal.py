@@ -118,11 +118,20 @@ def deal(rules: Rules, players: int, seed: str | None = None, salt: str | None =
     return Deal(rules=rules, order=order, hands=hands, stock=stock, trump=trump, salt=salt)
 
 
+def redeal_suit(rules: Rules, hand: int) -> int | None:
+    """RULES.md, redeal_five_same_suit: the suit of which a hand holds 5 or more cards, when the table plays
+    the option (the hand may then ask for a redeal); None otherwise."""
+    if not rules.redeal_five_same_suit:
+        return None
+    for suit, mask in enumerate(SUIT_MASK):
+        if (hand & mask).bit_count() >= 5:
+            return suit
+    return None
+
+
 def redeal_allowed(rules: Rules, hand: int) -> bool:
     """RULES.md, redeal_five_same_suit: a hand with 5 or more cards of one suit may ask for a redeal."""
-    if not rules.redeal_five_same_suit:
-        return False
-    return any((hand & suit).bit_count() >= 5 for suit in SUIT_MASK)
+    return redeal_suit(rules, hand) is not None
 
 
 def first_attacker_for(

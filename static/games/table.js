@@ -539,6 +539,12 @@ export class GameTable {
     const seated = this.mySeat !== null && this.mySeat !== undefined;
     const out = seated && (this.view.out || []).includes(this.mySeat);
     this.parts.surrender.hidden = !(seated && !out && this.message.status === "playing" && !this.view.finished);
+    this.parts.redeal.hidden = !this.message.can_redeal;
+    const redeals = this.message.redeals || [];
+    this.parts.redealt.hidden = !redeals.length;
+    this.parts.redealt.textContent = redeals.map((one) => format(this.strings.redealt, {
+      name: this.playerName(one.seat), suit: `${SUIT_SYMBOLS[one.suit]} ${this.strings.suit_names[one.suit]}`,
+    })).join(" ");
   }
 
   passLabel() {
@@ -711,12 +717,18 @@ export class GameTable {
     if (!this.message || !window.confirm(this.strings.surrender_confirm)) return;
     this.send({ type: "surrender", seq: this.message.seq });
   }
+
+  redeal() {
+    if (!this.message || !window.confirm(this.strings.redeal_confirm)) return;
+    this.send({ type: "redeal", seq: this.message.seq });
+  }
 }
 
 const root = document.getElementById("game");
 if (root) {
   const table = new GameTable(root);
   root.querySelector("[data-part=surrender]").addEventListener("click", () => table.surrender());
+  root.querySelector("[data-part=redeal]").addEventListener("click", () => table.redeal());
   root.querySelector("[data-check]").addEventListener("click", () => table.checkCommitment());
   window.durakTable = table;
 }

@@ -1,0 +1,162 @@
+"""redeal_five_same_suit at a live table (RULES.md, Deal; issue 8): a player dealt five or more cards of one
+suit asks for a redeal before the first move; the deal is voided under everyone's eyes and a new one is dealt
+under a new commitment, the voided deck revealed and checkable once the game is over."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import pytest
+from channels.db import database_sync_to_async
+
+from accounts.ledger import STARTING_GRANT, ledger_balance
+from games import services, snapshots
+from games.engine import Rules, deal, redeal_suit, verify_commitment
+from games.engine.cards import SUITS, names
+from games.models import Game, GameStatus
+from games.selectors import game_view_for
+from games.services import GameActionError
+from games.snapshots import state_of
+from tests.games.factories import latest_game, person, table
+from tests.games.test_consumers import _next, _socket, no_turn_timers  # noqa: F401 (a fixture)
+from tests.games.test_services import _play_out, no_tasks  # noqa: F401 (a fixture)
+
+RULES = {"preset": "podkidnoy", "redeal_five_same_suit": True}
+
+
+def _seed_where(wanted: tuple[bool, bool]) -> str:
+    """A seed whose 2-player deal lets seat 0, seat 1 ask for a redeal as `wanted` says."""
+    rules = Rules.from_dict(RULES)
+    for number in itertools.count():
+        seed = f"redeal-test-{number}"
+        hands = deal(rules, 2, seed=seed).hands
+        if tuple(redeal_suit(rules, hand) is not None for hand in hands) == wanted:
+            return seed
+    raise AssertionError("unreachable")
+
+
+@pytest.fixture
+def dealt_seeds(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The services' shuffles take their seeds from this list: the first deal lets only seat 0 ask for a
+    redeal, the second lets nobody."""
+    seeds = [_seed_where((True, False)), _seed_where((False, False))]
+    monkeypatch.setattr(services, "shuffle_seed", lambda: seeds.pop(0))
+    yield seeds
+
+
+def _start(stake: int = 0) -> tuple[Game, list]:
+    anna, boris = person(), person()
+    two = table(anna, rules=RULES, stake=stake)
+    services.table_join(table=two, user=anna)
+    services.table_join(table=two, user=boris)
+    return latest_game(two), [anna, boris]
+
+
+@pytest.mark.django_db
+def test_a_redeal_voids_the_deal_in_everyones_sight_and_the_game_goes_on(dealt_seeds: list[str]) -> None:
+    game, (anna, boris) = _start(stake=10)
+    first = state_of(game)
+    old_hand = names(first.hands[0])
+    old_commitment, old_salt = game.commitment, game.salt
+    suit = SUITS[redeal_suit(first.rules, first.hands[0])]  # type: ignore[index]
+
+    assert game_view_for(game=game, user=anna)["can_redeal"] is True
+    assert game_view_for(game=game, user=boris)["can_redeal"] is False
+    assert game_view_for(game=game, user=None)["can_redeal"] is False
+    # Refused, nothing changed: his hand does not qualify; a stale version; a stranger.
+    for user, seq, code in ((boris, 0, "illegal"), (anna, 3, "stale"), (person(), 0, "forbidden")):
+        with pytest.raises(GameActionError) as refused:
+            services.game_redeal(game_id=game.pk, user=user, seq=seq)
+        assert refused.value.code == code
+    game.refresh_from_db()
+    assert (game.seq, game.commitment, game.redeals) == (0, old_commitment, [])
+
+    services.game_redeal(game_id=game.pk, user=anna, seq=0)
+    game.refresh_from_db()
+    assert game.seq == 1 and game.commitment != old_commitment and game.salt != old_salt
+    assert [(voided["seat"], voided["suit"]) for voided in game.redeals] == [(0, suit)]
+    assert dealt_seeds == []  # the new deal came from the second seed
+    new = state_of(game)
+    assert names(new.hands[0]) != old_hand
+    for user in (anna, boris, None):
+        view = game_view_for(game=game, user=user)
+        assert view["redeals"] == [{"seat": 0, "suit": suit}]
+        assert view["can_redeal"] is False and view["seq"] == 1
+        assert view["commitment"] == game.commitment
+    # Boris sees that Anna held five of a suit, not which cards: no card of her voided hand is in his view
+    # but those he holds himself or sees face up.
+    boris_view = game_view_for(game=game, user=boris)
+    text = str(boris_view)
+    shown = set(boris_view["view"]["hand"]) | {boris_view["view"]["trump_card"]}
+    assert not [card for card in old_hand if card not in shown and f"'{card}'" in text]
+    # The stakes were charged once.
+    assert ledger_balance(user=anna) == ledger_balance(user=boris) == STARTING_GRANT - 10
+
+    # A move meant for the voided deal is stale; the game goes on from the new deal, also when the state
+    # is replayed from the record (the version is one ahead of the actions).
+    with pytest.raises(GameActionError) as stale:
+        services.game_submit_action(game_id=game.pk, user=anna, action={"type": "take"}, seq=0)
+    assert stale.value.code == "stale"
+    snapshots._cache.clear()
+    assert state_of(game).hands == new.hands
+    with pytest.raises(GameActionError) as again:
+        services.game_redeal(game_id=game.pk, user=anna, seq=1)
+    assert again.value.code == "illegal"
+
+    game = _play_out(game)
+    snapshots._cache.clear()
+    assert state_of(game).finished
+    result = services.game_finalise(game_id=game.pk)
+    assert result.game.status == GameStatus.FINISHED
+    finished = game_view_for(game=Game.objects.get(pk=game.pk), user=boris)
+    [voided] = finished["result"]["voided_deals"]
+    assert (voided["seat"], voided["suit"], voided["commitment"], voided["salt"]) == (0, suit, old_commitment, old_salt)
+    assert verify_commitment(old_commitment, old_salt, voided["deck"])
+    assert sorted(voided["deck"].split()[0:12:2]) == sorted(old_hand)
+    assert verify_commitment(finished["result"]["commitment"], finished["result"]["salt"], finished["result"]["deck"])
+
+
+@pytest.mark.django_db
+def test_no_redeal_after_the_first_move_or_without_the_option(dealt_seeds: list[str]) -> None:
+    game, (anna, boris) = _start()
+    state = state_of(game)
+    leader = state.attacker
+    mover = (anna, boris)[leader]
+    card = names(state.hands[leader])[0]
+    services.game_submit_action(game_id=game.pk, user=mover, action={"type": "attack", "cards": [card]}, seq=0)
+    assert game_view_for(game=Game.objects.get(pk=game.pk), user=anna)["can_redeal"] is False
+    with pytest.raises(GameActionError) as refused:
+        services.game_redeal(game_id=game.pk, user=anna, seq=1)
+    assert refused.value.code == "illegal" and "before the first move" in refused.value.message
+
+    carol, dima = person(), person()
+    plain = table(carol, rules={"preset": "podkidnoy"})
+    services.table_join(table=plain, user=carol)
+    services.table_join(table=plain, user=dima)
+    other = latest_game(plain)
+    assert game_view_for(game=other, user=carol)["can_redeal"] is False
+    with pytest.raises(GameActionError) as off:
+        services.game_redeal(game_id=other.pk, user=carol, seq=0)
+    assert off.value.code == "illegal" and "redeal_five_same_suit" in off.value.message
+    assert Game.objects.get(pk=other.pk).seq == 0
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_redeal_over_the_socket_reaches_both_players(dealt_seeds: list[str]) -> None:
+    game, (anna, boris) = await database_sync_to_async(_start)()
+    sockets = [await _socket(f"/ws/game/{game.pk}/", anna), await _socket(f"/ws/game/{game.pk}/", boris)]
+    for socket in sockets:
+        await _next(socket, "game.view", seq=0)
+    await sockets[1].send_json_to({"type": "redeal", "seq": 0})
+    refused = await _next(sockets[1], "game.error")
+    assert refused["code"] == "illegal"
+    await sockets[0].send_json_to({"type": "redeal", "seq": "0"})
+    assert (await _next(sockets[0], "game.error"))["code"] == "malformed"
+    await sockets[0].send_json_to({"type": "redeal", "seq": 0})
+    views = [await _next(socket, "game.view", seq=1) for socket in sockets]
+    for view in views:
+        assert [one["seat"] for one in view["redeals"]] == [0] and view["can_redeal"] is False
+    for socket in sockets:
+        await socket.disconnect()
