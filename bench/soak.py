@@ -35,7 +35,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import parse_args, print_table, write_report
-from bench.live import Tally, bench_environment, create_games, percentile, play_seat, prepare_services, start_daphne
+from bench.live import (
+    Tally, bench_environment, cpu_seconds, create_games, percentile, play_seat, prepare_services, start_daphne,
+)
 
 SAMPLE_EVERY_S = 5.0
 
@@ -65,7 +67,7 @@ class Watch:
         for role, pids in self.pids().items():
             rss = sum(_rss_kb(pid) for pid in pids) / 1024
             self.rss_mb.setdefault(role, []).append((at, rss))
-            used = {pid: _cpu_s(pid) for pid in pids}
+            used = {pid: cpu_seconds(pid) for pid in pids}
             first = role not in self.cpu_start
             start = self.cpu_start.setdefault(role, {})
             for pid, seconds in used.items():
@@ -91,13 +93,6 @@ def _rss_kb(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
-
-
-def _cpu_s(pid: int) -> float:
-    with contextlib.suppress(OSError, IndexError), open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return 0.0
 
 
 def _bot_game(number: int) -> int:

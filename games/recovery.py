@@ -22,7 +22,7 @@ import logging
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games.models import Game, GameStatus, Result
@@ -59,14 +59,15 @@ def stalled_games(
     for game in playing.filter(deadline__lt=now - datetime.timedelta(seconds=slack_s)):
         timers.append(game.pk)
     # The deadline is set at every move to the move's time plus the turn time: a game whose last move is
-    # older than bot_after_s and that waits for a bot lost its bot's task.
-    for game in playing.exclude(pk__in=timers).iterator(chunk_size=200):
-        deadline = game.deadline
-        if deadline is None:  # filtered out above; for the type checker
-            continue
-        last_move = deadline - datetime.timedelta(seconds=game.table.turn_seconds)
-        if (now - last_move).total_seconds() < bot_after_s:
-            continue
+    # older than bot_after_s and that waits for a bot lost its bot's task. Only such games are loaded: the
+    # last move is old when deadline <= now - bot_after_s + turn time, asked once for each turn time in use
+    # (a handful), so that the comparison stays in the database on every backend.
+    turn_times = playing.order_by().values_list("table__turn_seconds", flat=True).distinct()
+    quiet = Q(pk__in=[])
+    for turn_seconds in turn_times:
+        moved_before = now - datetime.timedelta(seconds=bot_after_s) + datetime.timedelta(seconds=turn_seconds)
+        quiet |= Q(table__turn_seconds=turn_seconds, deadline__lte=moved_before)
+    for game in playing.filter(quiet).exclude(pk__in=timers).iterator(chunk_size=200):
         seats = game_seats(game)
         autopilot = list(game.autopilot)
         state = state_of(game)
