@@ -336,7 +336,7 @@ def tournament_register(
     directing = by is not None and by.pk != user.pk
     if directing:
         _require_director(by, tournament)
-    elif user.is_bot:
+    elif user.is_bot or any(partner.is_bot for partner in partners):
         raise ValidationError(_("A bot is entered by the director."))
     now = timezone.now()
     late = tournament.status == TournamentStatus.RUNNING
