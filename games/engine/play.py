@@ -696,8 +696,9 @@ def _duel(state: State, seat: int, cards: int) -> None:
     state.defender = _defender_for(state, seat)
     state.limit = _bout_limit(state)
     state.claim = card
-    # The winner of the duel hands the loser a card of his choice (seed 004: "передает проигравшему дуэль").
-    state.owed.append(seat << 4 | loser)
+    # RULES.md, Aktobe: the one who showed the lower trump "takes the lead and is given one card by the one
+    # who led" (seed 004 reads the other way round; RULES.md is the reading we play: docs/aktobe.md).
+    state.owed.append(loser << 4 | seat)
 
 
 def _clear_bout(state: State) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from games.engine import Action, State, load_record, play, settlement
-from games.engine.actions import ACCUSE, ATTACK, CHALLENGE, COVER, SHOW_TRUMP, THROW, TRANSFER
+from games.engine.actions import ACCUSE, ATTACK, CHALLENGE, COVER, GIVE, SHOW_TRUMP, THROW, TRANSFER
 from games.engine.cards import parse_card
 from games.engine.records import replay_text
 from tests.engine.compare import normalise, record_names
@@ -140,26 +140,31 @@ def test_dishonest_cards_that_nobody_caught_stand() -> None:
 
 
 def test_aktobe_game() -> None:
-    """Issue 8: a whole Aktobe game of three heuristic bots (games/engine/examples/aktobe_3p.json). Seat 1 makes
-    the first lead without the lowest trump; seat 0 shows the lower 8D, the lead comes back to him and he gives
-    seat 1 a card; seat 2 then shows the still lower 4D and takes the lead from seat 0 in turn. The stock runs
-    out, the ace of clubs under the face-up 5D is turned up and clubs are trumps; every hidden card is turned up
-    in the end; a red joker covers; seat 0, asked "how many cards?" before he said "one card!", is given cards."""
+    """Issue 8: a whole Aktobe game (games/engine/examples/aktobe_3p.json; seat 0 the easy bot, seats 1 and 2
+    heuristic, after the first two moves were set). Seat 1 makes the first lead without the lowest trump; seat 0
+    shows the lower 8D, the lead comes to him and seat 1, who led, gives him a card (RULES.md: the one who takes
+    the lead "is given one card by the one who led"); seat 2 then shows the still lower 4D and takes the lead
+    from seat 0, who gives him a card in turn. The stock runs out, the ace of clubs under the face-up 5D is
+    turned up and clubs are trumps; every hidden card is turned up in the end; the jokers cover; seat 1, asked
+    "how many cards?", is given a card by each of the others."""
     state, actions = steps("aktobe_3p")
     assert state.trump == parse_card("5D") & 3 and state.attacker == 2  # seat 2 holds the lowest trump, 4D
     play(state, *actions[0])
     assert state.attacker == 1 and state.defender == 2  # any trump holder may make the first lead
     play(state, *actions[1])  # seat 0: duel 8D
     assert state.table_mask() == 0 and state.hands[1] >> parse_card("3H") & 1  # the lead went back
-    assert (state.attacker, state.owed) == (0, [0 << 4 | 1])
-    play(state, *actions[2])  # seat 0 gives seat 1 the 3C
-    assert state.hands[1] >> parse_card("3C") & 1 and not state.owed
+    assert (state.attacker, state.owed) == (0, [1 << 4 | 0])  # seat 1, who led, owes seat 0 a card
+    play(state, *actions[2])  # seat 1 gives seat 0 the 3H
+    assert state.hands[0] >> parse_card("3H") & 1 and not state.hands[1] >> parse_card("3H") & 1
+    assert not state.owed
     for seat, action in actions[3:6]:
         play(state, seat, action)
     play(state, *actions[6])  # seat 2: duel 4D, lower than seat 0's 8D
-    assert state.attacker == 2 and state.owed == [2 << 4 | 0] and not state.attack
+    assert state.attacker == 2 and state.owed == [0 << 4 | 2] and not state.attack
+    play(state, *actions[7])  # seat 0, who led, gives seat 2 the 8D
+    assert state.hands[2] >> parse_card("8D") & 1 and not state.owed
     turned_trump = False
-    for seat, action in actions[7:]:
+    for seat, action in actions[8:]:
         had_stock = bool(state.stock)
         play(state, seat, action)
         if had_stock and not state.stock:
@@ -167,6 +172,9 @@ def test_aktobe_game() -> None:
             assert state.trump == parse_card("AC") & 3  # clubs from now on
     assert turned_trump
     assert any(action.kind == COVER and action.card == parse_card("RJ") for _, action in actions)
+    assert any(action.kind == COVER and action.card == parse_card("BJ") for _, action in actions)
     assert state.hidden_up == 0b111  # all three hidden cards were turned up
-    assert [action.kind for _, action in actions].count(CHALLENGE) == 2
+    challenge = next(index for index, (_, action) in enumerate(actions) if action.kind == CHALLENGE)
+    assert actions[challenge][1].target == 1
+    assert [(seat, action.kind) for seat, action in actions[challenge + 1 : challenge + 3]] == [(0, GIVE), (2, GIVE)]
     assert state.result is not None and state.result["durak"] == 0 and state.out == [1, 2]
