@@ -359,6 +359,22 @@ class TournamentRegister(_Write):
         return Response(EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
 
 
+class TeamAnswer(_Write):
+    """A partner named by a team's captain accepts (the team is entered once every partner has) or declines
+    (the team's entry is withdrawn) his place."""
+
+    answer = "accept"
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT, 400: REFUSED})
+    def post(self, request: Request, pk: int) -> Response:
+        tournament = _tournament(pk)
+        if self.answer == "accept":
+            entrant = tournament_services.team_accept(tournament=tournament, user=_user(request))
+            return Response({"detail": "accepted", "entrant": entrant.key, "status": entrant.status})
+        tournament_services.team_decline(tournament=tournament, user=_user(request))
+        return Response({"detail": "declined"})
+
+
 class TournamentWithdraw(_Write):
     """The caller withdraws from the tournament (before the start his entry is removed)."""
 

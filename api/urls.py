@@ -57,6 +57,8 @@ v1 = [
     path("tournaments/<id:pk>/audit/", tournaments.TournamentAudit.as_view(), name="tournament-audit"),
     path("tournaments/<id:pk>/register/", tournaments.TournamentRegister.as_view(), name="tournament-register"),
     path("tournaments/<id:pk>/withdraw/", tournaments.TournamentWithdraw.as_view(), name="tournament-withdraw"),
+    path("tournaments/<id:pk>/team/accept/", tournaments.TeamAnswer.as_view(answer="accept"), name="team-accept"),
+    path("tournaments/<id:pk>/team/decline/", tournaments.TeamAnswer.as_view(answer="decline"), name="team-decline"),
     path("tournaments/<id:pk>/start/", tournaments.TournamentStart.as_view(), name="tournament-start"),
     path("tournaments/<id:pk>/pairings/<id:pairing_id>/result/", tournaments.PairingResult.as_view(),
          name="pairing-result"),

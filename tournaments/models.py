@@ -117,6 +117,8 @@ class Tournament(models.Model):
 
 class EntrantStatus(models.TextChoices):
     ACTIVE = "active", _("Playing")
+    # A team a player entered with partners who have not all accepted yet: not paired, not counted.
+    PENDING = "pending", _("Waiting for the partners to accept")
     WITHDRAWN = "withdrawn", _("Withdrawn")
     DISQUALIFIED = "disqualified", _("Disqualified")
 
@@ -163,6 +165,9 @@ class TeamMember(models.Model):
     entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="members")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_teams")
     position = models.PositiveSmallIntegerField()
+    # A partner named by the player who entered the team is in it once he accepts (the captain, and
+    # whoever a director enters, from the start).
+    accepted = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["entrant", "position"]
@@ -336,6 +341,8 @@ class AuditAction(models.TextChoices):
     DISPUTE_FILED = "dispute_filed", _("Dispute filed")
     DISPUTE_RESOLVED = "dispute_resolved", _("Dispute resolved")
     QUALIFIED = "qualified", _("Qualified from the previous stage")
+    TEAM_ACCEPTED = "team_accepted", _("Accepted a place in a team")
+    TEAM_DECLINED = "team_declined", _("Declined a place in a team")
 
 
 class AuditEntry(models.Model):

@@ -376,14 +376,19 @@ def tournament_register(
     if tournament.capacity is not None and active >= tournament.capacity:
         raise ValidationError(_("The tournament is full."))
     number = (Entrant.objects.filter(tournament=tournament).aggregate(top=Max("number"))["top"] or 0) + 1
+    # Partners a player names are asked, not enrolled: the team plays once each has accepted
+    # (team_accept); a director's entry is complete at once.
+    asking = bool(partners) and not directing
     entrant = Entrant.objects.create(
         tournament=tournament, user=user, number=number, team_name=team_name.strip()[:60],
         rating=rating if rating is not None else _seeding_rating(tournament, members),
         first_round=tournament.current_round + 1 if late else 1,
+        status=EntrantStatus.PENDING if asking else EntrantStatus.ACTIVE,
     )  # fmt: skip
     if tournament.seating == Seating.TEAMS:
         TeamMember.objects.bulk_create(
-            TeamMember(tournament=tournament, entrant=entrant, user=member, position=position)
+            TeamMember(tournament=tournament, entrant=entrant, user=member, position=position,
+                       accepted=position == 0 or not asking)
             for position, member in enumerate(members)
         )
     _audit(
@@ -392,6 +397,48 @@ def tournament_register(
     )  # fmt: skip
     _changed(tournament)
     return entrant
+
+
+def _pending_membership(tournament: Tournament, user: User) -> TeamMember:
+    member = (
+        TeamMember.objects.select_for_update().select_related("entrant__user")
+        .filter(tournament=tournament, user=user, accepted=False).first()
+    )  # fmt: skip
+    if member is None or member.entrant.status != EntrantStatus.PENDING:
+        raise ValidationError(_("No team is waiting for your answer in this tournament."))
+    if tournament.status != TournamentStatus.REGISTRATION:
+        raise ValidationError(_("Registration is closed."))
+    return member
+
+
+@transaction.atomic
+def team_accept(*, tournament: Tournament, user: User) -> Entrant:
+    """A partner named by a team's captain accepts his place; once every partner has, the team is entered."""
+    tournament = _locked(tournament)
+    member = _pending_membership(tournament, user)
+    member.accepted = True
+    member.save(update_fields=["accepted"])
+    entrant = member.entrant
+    if not TeamMember.objects.filter(entrant=entrant, accepted=False).exists():
+        active = Entrant.objects.filter(tournament=tournament, status=EntrantStatus.ACTIVE).count()
+        if tournament.capacity is not None and active >= tournament.capacity:
+            raise ValidationError(_("The tournament is full."))
+        entrant.status = EntrantStatus.ACTIVE
+        entrant.save(update_fields=["status"])
+    _audit(tournament, AuditAction.TEAM_ACCEPTED, actor=user, subject=_subject(entrant))
+    _changed(tournament)
+    return entrant
+
+
+@transaction.atomic
+def team_decline(*, tournament: Tournament, user: User) -> None:
+    """A partner named by a team's captain declines: the team's entry is withdrawn."""
+    tournament = _locked(tournament)
+    member = _pending_membership(tournament, user)
+    subject = _subject(member.entrant)
+    member.entrant.delete()
+    _audit(tournament, AuditAction.TEAM_DECLINED, actor=user, subject=subject)
+    _changed(tournament)
 
 
 def _leave(entrant: Entrant, *, status: str, by: User, reason: str, action: AuditAction) -> Entrant:
@@ -486,6 +533,12 @@ def tournament_start(
         return tournament
     if by is None and tournament.starts_at > now:
         return tournament
+    # A team whose partners did not all accept in time does not play.
+    for pending in Entrant.objects.filter(tournament=tournament, status=EntrantStatus.PENDING).select_related("user"):
+        subject = _subject(pending)
+        pending.delete()
+        _audit(tournament, AuditAction.UNREGISTERED, actor=by, subject=subject,
+               reason=str(_("Not every partner accepted before the start.")))
     entrants = list(Entrant.objects.filter(tournament=tournament, status=EntrantStatus.ACTIVE).select_related("user"))
     needed = 3 if tournament.is_round_robin else MIN_ENTRANTS[Seating(tournament.seating)]
     too_many = tournament.is_round_robin and len(entrants) > ROUND_ROBIN_MOST

@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:tournament_id>/live/", views.tournament_live, name="live"),
     path("<int:tournament_id>/register/", views.tournament_register, name="register"),
     path("<int:tournament_id>/withdraw/", views.tournament_withdraw, name="withdraw"),
+    path("<int:tournament_id>/team/<str:answer>/", views.team_answer, name="team-answer"),
     path("<int:tournament_id>/pairing/<int:pairing_id>/seat/", views.pairing_check_in, name="check-in"),
     path("<int:tournament_id>/pairing/<int:pairing_id>/dispute/", views.dispute_file, name="dispute"),
     path("<int:tournament_id>/round/<int:number>/", views.round_page, name="round"),

@@ -29,7 +29,7 @@ from tournaments.forms import (
     parse_numbers, parse_places,
 )
 from tournaments.models import (
-    Dispute, Entrant, MatchGame, Pairing, Seating, Tournament, TournamentStatus,
+    Dispute, Entrant, EntrantStatus, MatchGame, Pairing, Seating, Tournament, TournamentStatus,
 )
 
 LIVE_BOARDS = 60  # the tournament page lists this many boards of the current round; the round's page has all
@@ -107,8 +107,14 @@ def _live_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
         "mine": mine,
         "entrant": entrant,
         "can_withdraw": (
-            entrant is not None and user is not None and entrant.active and entrant.user_id == user.pk
+            entrant is not None and user is not None and entrant.user_id == user.pk
+            and entrant.status in (EntrantStatus.ACTIVE, EntrantStatus.PENDING)
             and tournament.status in (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING)
+        ),  # fmt: skip
+        # A partner the team's captain named: he is asked to accept or decline his place.
+        "asked": (
+            entrant is not None and user is not None and entrant.status == EntrantStatus.PENDING
+            and entrant.members.filter(user=user, accepted=False).exists()
         ),  # fmt: skip
         "can_direct": services.can_direct(user=user, tournament=tournament),
         "registration_open": selectors.registration_open(tournament),
@@ -152,6 +158,25 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
         messages.error(request, _error_text(error))
     else:
         messages.success(request, _("You are entered. The pairings are published when each round starts."))
+    return redirect("tournaments:detail", tournament_id=tournament.pk)
+
+
+@login_required
+@require_POST
+def team_answer(request: HttpRequest, tournament_id: int, answer: str) -> HttpResponse:
+    """A partner named by a team's captain accepts or declines his place in the team."""
+    tournament = _tournament(tournament_id)
+    if answer not in ("accept", "decline"):
+        raise Http404
+    try:
+        if answer == "accept":
+            services.team_accept(tournament=tournament, user=_user(request))
+        else:
+            services.team_decline(tournament=tournament, user=_user(request))
+    except ValidationError as error:
+        messages.error(request, _error_text(error))
+    else:
+        messages.success(request, _("You are in the team.") if answer == "accept" else _("You declined; the team is not entered."))
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 

@@ -50,7 +50,7 @@ from tests.games.test_consumers import LOCAL_ORIGIN, _cookie, _next, _socket
 from tests.tournaments.factories import director as tournament_director
 from tests.tournaments.factories import tournament
 from tournaments import services as tournament_services
-from tournaments.models import Entrant, Pairing, TeamMember, Tournament
+from tournaments.models import Entrant, EntrantStatus, Pairing, TeamMember, Tournament
 
 ROLES = ("anonymous", "player", "seated", "owner", "director", "other director", "admin")
 APPS = ("accounts", "auth", "games", "ratings", "tournaments", "api")
@@ -569,19 +569,24 @@ def _team_cup() -> tuple[Tournament, APIClient]:
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(strict=True, reason=(
-    "tournaments.services.tournament_register (tournaments/services.py:336-340) asks a director only when the "
-    "entered *user* is not the caller; a team's partners are taken as given, so any player enters anyone as his "
-    "partner, without that person's consent (api/tournaments.py TournamentRegister, tournaments/views.py "
-    "tournament_register). Entering someone else is otherwise directing (403)."
-))
 def test_a_player_cannot_enter_another_person_as_his_partner() -> None:
+    """Naming a partner asks him; he is in the team only once he accepts, and only he can accept (this test found
+    the hole: partners were taken as given)."""
     event, pat = _team_cup()
-    sam = person("sam")
+    sam, vic = person("sam"), person("vic")
     answer = pat.post(f"/api/v1/tournaments/{event.pk}/register/", {"partners": ["sam"], "team_name": "Us"},
                       format="json")
-    assert answer.status_code == 403, answer.content
-    assert not TeamMember.objects.filter(tournament=event, user=sam).exists()
+    assert answer.status_code == 201, answer.content
+    assert answer.json()["status"] == EntrantStatus.PENDING
+    assert not TeamMember.objects.filter(tournament=event, user=sam, accepted=True).exists()
+    # Neither the captain nor a stranger answers for him.
+    for other in (pat, token_client(vic)):
+        refused = other.post(f"/api/v1/tournaments/{event.pk}/team/accept/", format="json")
+        assert refused.status_code == 400, refused.content
+    assert Entrant.objects.get(tournament=event, user__username="pat").status == EntrantStatus.PENDING
+    accepted = token_client(sam).post(f"/api/v1/tournaments/{event.pk}/team/accept/", format="json")
+    assert accepted.status_code == 200 and accepted.json()["status"] == EntrantStatus.ACTIVE
+    assert TeamMember.objects.get(tournament=event, user=sam).accepted
 
 
 @pytest.mark.django_db

@@ -251,6 +251,43 @@ def test_teams_sit_apart_and_score_as_one() -> None:
         assert sorted(seat.points or 0.0 for seat in pairing.seats.all()) in ([0.0, 1.0], [0.5, 0.5])
 
 
+def test_partners_a_player_names_play_only_once_they_accept() -> None:
+    """A player who enters a team names his partners; each is asked, the team is paired only once all have
+    accepted, one who declines withdraws the entry, and a team still waiting at the start does not play."""
+    from tournaments.models import EntrantStatus, Seating, TeamMember
+
+    chief = director()
+    event = tournament(chief, rounds=1, seating=Seating.TEAMS, team_size=2)
+    anna, boris, vera, gleb, dima, egor = (person(name) for name in ("anna", "boris", "vera", "gleb", "dima", "egor"))
+    ours = services.tournament_register(tournament=event, user=anna, partners=[boris], team_name="Ours")
+    assert ours.status == EntrantStatus.PENDING
+    assert list(TeamMember.objects.filter(entrant=ours).values_list("user__username", "accepted")) == [
+        ("anna", True), ("boris", False)]
+    # Only the partner answers, and only once.
+    for someone in (anna, vera):
+        with pytest.raises(ValidationError):
+            services.team_accept(tournament=event, user=someone)
+    with pytest.raises(ValidationError):  # named in a team, he cannot be entered elsewhere meanwhile
+        services.tournament_register(tournament=event, user=vera, partners=[boris], team_name="Theirs")
+    assert services.team_accept(tournament=event, user=boris).status == EntrantStatus.ACTIVE
+    with pytest.raises(ValidationError):
+        services.team_accept(tournament=event, user=boris)
+
+    declined = services.tournament_register(tournament=event, user=vera, partners=[gleb], team_name="Declined")
+    services.team_decline(tournament=event, user=gleb)
+    assert not Entrant.objects.filter(pk=declined.pk).exists()
+    assert AuditEntry.objects.filter(tournament=event, action=AuditAction.TEAM_DECLINED, actor=gleb).exists()
+    # A director's entry needs nobody's answer; a team still waiting at the start is dropped.
+    services.tournament_register(tournament=event, user=vera, partners=[gleb], team_name="Entered", by=chief)
+    waiting = services.tournament_register(tournament=event, user=dima, partners=[egor], team_name="Late")
+    services.tournament_start(tournament=event, by=chief)
+    assert not Entrant.objects.filter(pk=waiting.pk).exists()
+    assert sorted(Entrant.objects.filter(tournament=event).values_list("team_name", flat=True)) == ["Entered", "Ours"]
+    assert Pairing.objects.filter(tournament=event, bye=False).count() == 1
+    with pytest.raises(ValidationError):
+        services.team_accept(tournament=event, user=egor)
+
+
 def test_a_double_round_robin_follows_the_berger_table() -> None:
     from tournaments.models import Format
 
