@@ -13,9 +13,11 @@ deadline, and that timer, finding the game moved on, schedules the timer of the 
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from django.contrib.auth.hashers import check_password, make_password
@@ -89,8 +91,33 @@ def error_message(error: GameActionError) -> str:
 # --- tables ---------------------------------------------------------------------------------------
 
 
+# Inside `lobby_batch()` a table's change only marks the lobby changed; the batch sends it once.
+_lobby_batches: ContextVar[list[bool] | None] = ContextVar("lobby_batches", default=None)
+
+
 def _lobby_changed() -> None:
+    batch = _lobby_batches.get()
+    if batch is not None:
+        batch.append(True)
+        return
     transaction.on_commit(send_lobby)
+
+
+@contextlib.contextmanager
+def lobby_batch() -> Iterator[None]:
+    """Many tables changed in one go (a tournament round dealing a hundred games): the lobby's list is sent
+    once, after the commit, instead of once a table."""
+    if _lobby_batches.get() is not None:
+        yield
+        return
+    changed: list[bool] = []
+    token = _lobby_batches.set(changed)
+    try:
+        yield
+    finally:
+        _lobby_batches.reset(token)
+    if changed:
+        transaction.on_commit(send_lobby)
 
 
 @transaction.atomic

@@ -695,8 +695,17 @@ def round_pair(*, tournament: Tournament, number: int, by: User | None = None, d
 def _seat_round(tournament: Tournament, round_: Round, *, now: datetime.datetime, deal_games: bool) -> None:
     """Forfeit the withdrawn (a round robin still pairs them), check the bots in, deal every pairing whose
     entrants are all there, and close the round if nothing is left to play."""
-    forfeited = False
     waiting = list(_seats_of(tournament, Pairing.objects.filter(round=round_, status=PairingStatus.WAITING).order_by("board")))
+    with game_services.lobby_batch():  # one lobby message for the round, not one a game
+        forfeited = _seat_pairings(tournament, waiting, now=now, deal_games=deal_games)
+    if forfeited:
+        _standings_changed(tournament)
+    _close_round_if_done(tournament, round_)
+
+
+def _seat_pairings(tournament: Tournament, waiting: list[Pairing], *, now: datetime.datetime, deal_games: bool) -> bool:
+    """_seat_round's loop over the waiting pairings; whether anyone was dropped."""
+    forfeited = False
     for pairing in waiting:
         seats = list(pairing.seats.all())
         gone = [seat for seat in seats if not seat.entrant.active]
@@ -713,9 +722,7 @@ def _seat_round(tournament: Tournament, round_: Round, *, now: datetime.datetime
         PairingEntrant.objects.bulk_update(bots, ["checked_in"])
         if _everyone_seated(seats) and pairing.status == PairingStatus.WAITING:
             _start_next_game(tournament, pairing, seats)
-    if forfeited:
-        _standings_changed(tournament)
-    _close_round_if_done(tournament, round_)
+    return forfeited
 
 
 def _seats_of(tournament: Tournament, pairings: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import threading
+from typing import Any
 from collections.abc import Iterator
 
 import pytest
@@ -376,3 +377,23 @@ def test_log_lines_in_english_and_russian() -> None:
     russian = game_log_lines(game=game, language="ru")[0]["text"]
     assert "leads" in english and "time ran out" in english
     assert "ходит" in russian and "время" in russian
+
+
+@pytest.mark.django_db
+def test_a_batch_of_table_changes_sends_the_lobby_once(django_capture_on_commit_callbacks: Any) -> None:
+    """A tournament round deals its games in one batch: one lobby message after the commit, not one a table."""
+    owner = person()
+    with django_capture_on_commit_callbacks() as callbacks:
+        with services.lobby_batch():
+            for _ in range(3):
+                table(owner)
+            with services.lobby_batch():  # nested: still the outer batch's one message
+                table(owner)
+    assert callbacks.count(services.send_lobby) == 1
+    with django_capture_on_commit_callbacks() as callbacks:
+        table(owner)
+        table(owner)
+    assert callbacks.count(services.send_lobby) == 2
+    with django_capture_on_commit_callbacks() as callbacks, services.lobby_batch():
+        pass
+    assert callbacks.count(services.send_lobby) == 0

@@ -251,6 +251,19 @@ def test_teams_sit_apart_and_score_as_one() -> None:
         assert sorted(seat.points or 0.0 for seat in pairing.seats.all()) in ([0.0, 1.0], [0.5, 0.5])
 
 
+def test_a_round_is_dealt_with_one_lobby_message(django_capture_on_commit_callbacks: Any) -> None:
+    from games import services as game_services
+
+    chief = director()
+    event = tournament(chief, rounds=1)
+    for player in bots(8):
+        services.tournament_register(tournament=event, user=player, by=chief)
+    with django_capture_on_commit_callbacks() as callbacks:
+        services.tournament_start(tournament=event, by=chief)
+    assert MatchGame.objects.filter(pairing__tournament=event).count() == 4
+    assert callbacks.count(game_services.send_lobby) == 1
+
+
 def test_partners_a_player_names_play_only_once_they_accept() -> None:
     """A player who enters a team names his partners; each is asked, the team is paired only once all have
     accepted, one who declines withdraws the entry, and a team still waiting at the start does not play."""
