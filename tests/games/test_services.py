@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import datetime
 import threading
-from typing import Any
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
