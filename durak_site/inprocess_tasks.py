@@ -98,3 +98,30 @@ _runner = InProcessTaskRunner()
 
 def in_process_runner() -> InProcessTaskRunner:
     return _runner
+
+
+def repeat_in_process(
+    call: Callable[[], object], *, every_s: float, first_in_s: float, what: str,
+    runner: InProcessTaskRunner | None = None, stop: threading.Event | None = None,
+) -> None:
+    """Run `call` on the in-process runner every `every_s` seconds, the first time after `first_in_s`: a
+    site without a broker has no Celery beat, so its server process runs the periodic sweeps itself. A call
+    that fails is logged and tried again at the next turn; each gets fresh database connections. The loop
+    lasts as long as the process, or until `stop` is set (tests give it a runner of their own)."""
+    on = runner or _runner
+
+    def turn() -> None:
+        from django.db import close_old_connections
+
+        if stop is not None and stop.is_set():
+            return
+        close_old_connections()
+        try:
+            call()
+        except Exception:  # the next turn tries again; one failure must not end the loop
+            logger.exception("%s failed", what)
+        finally:
+            close_old_connections()
+            on.submit(call=turn, delay_s=every_s)
+
+    on.submit(call=turn, delay_s=first_in_s)

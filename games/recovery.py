@@ -104,24 +104,10 @@ def games_resume_stalled(*, now: datetime.datetime | None = None) -> Resumed:
     return found
 
 
-def _sweep_in_process() -> None:
-    from django.db import close_old_connections
-
-    from durak_site.inprocess_tasks import in_process_runner
-
-    close_old_connections()
-    try:
-        games_resume_stalled()
-    except Exception:  # the next sweep tries again; one failure must not end the loop
-        logger.exception("the sweep for stalled games failed")
-    finally:
-        close_old_connections()
-        in_process_runner().submit(call=_sweep_in_process, delay_s=float(settings.GAMES_RECOVERY_SWEEP_S))
-
-
 def start_in_process_sweeps(*, first_in_s: float = 2.0) -> None:
     """Without a broker there is no beat: the server process sweeps on its in-process runner. The first
     sweep comes soon after start, so games left waiting by a restart go on at once."""
-    from durak_site.inprocess_tasks import in_process_runner
+    from durak_site.inprocess_tasks import repeat_in_process
 
-    in_process_runner().submit(call=_sweep_in_process, delay_s=first_in_s)
+    repeat_in_process(games_resume_stalled, every_s=float(settings.GAMES_RECOVERY_SWEEP_S), first_in_s=first_in_s,
+                      what="the sweep for stalled games")

@@ -57,24 +57,9 @@ def sweep() -> None:
         logger.info("tournament sweep: %s", counts)
 
 
-def _sweep_in_process() -> None:
-    from django.db import close_old_connections
-
-    from durak_site.inprocess_tasks import in_process_runner
-
-    close_old_connections()
-    try:
-        sweep()
-    except Exception:  # the next sweep tries again; one failure must not end the loop
-        logger.exception("the tournament sweep failed")
-    finally:
-        close_old_connections()
-        in_process_runner().submit(call=_sweep_in_process, delay_s=SWEEP_INTERVAL_S)
-
-
 def start_in_process_sweeps(*, first_in_s: float = 2.0) -> None:
     """Without a broker there is no beat: the server process sweeps on its in-process runner (the timed
     tasks of another process, such as `manage.py load_demo`, died with it)."""
-    from durak_site.inprocess_tasks import in_process_runner
+    from durak_site.inprocess_tasks import repeat_in_process
 
-    in_process_runner().submit(call=_sweep_in_process, delay_s=first_in_s)
+    repeat_in_process(sweep, every_s=SWEEP_INTERVAL_S, first_in_s=first_in_s, what="the tournament sweep")

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.services import user_sign_up
 from durak_site.celery import app
-from durak_site.inprocess_tasks import InProcessTaskRunner, in_process_runner
+from durak_site.inprocess_tasks import InProcessTaskRunner, in_process_runner, repeat_in_process
 from durak_site.tasks import task_system_probe
 from tests.processes import RunningProcess
 
@@ -129,6 +129,29 @@ def test_runner_wakes_up_for_a_call_due_sooner_than_the_one_it_waits_for() -> No
         time.sleep(0.02)
     assert ran == ["soon"]
     assert runner.pending_count() == 1
+
+
+def test_a_repeated_call_goes_on_after_a_failure_until_stopped(caplog: pytest.LogCaptureFixture) -> None:
+    """The in-process sweeps (games' stalled games, tournaments') repeat on the runner without Celery beat."""
+    runner, stop = InProcessTaskRunner(), threading.Event()
+    turns: list[float] = []
+
+    def sweep() -> None:
+        turns.append(time.monotonic())
+        if len(turns) == 2:
+            raise RuntimeError("this sweep fails once")
+
+    repeat_in_process(sweep, every_s=0.05, first_in_s=0.05, what="the test sweep", runner=runner, stop=stop)
+    deadline = time.monotonic() + 5
+    while len(turns) < 4 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert len(turns) >= 4 and all(later - earlier >= 0.04 for earlier, later in zip(turns, turns[1:]))
+    assert "the test sweep failed" in caplog.text and "this sweep fails once" in caplog.text
+    stop.set()
+    assert runner.wait_until_idle(timeout_s=5)
+    count = len(turns)
+    time.sleep(0.2)
+    assert len(turns) == count
 
 
 @pytest.mark.django_db(transaction=True)
