@@ -21,6 +21,9 @@ COMPILED_SOURCES = (
     "games/engine/play.py",
     "games/engine/simulate.py",
     "games/bots/random_bot.py",
+    "games/bots/heuristic.py",
+    "games/bots/knowledge.py",
+    "games/bots/search.py",
 )
 HASH_FILE = "games/engine/.compiled-sources.sha256"
 _EXTENSION_SUFFIXES = (".so", ".pyd")

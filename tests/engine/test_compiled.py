@@ -1,4 +1,5 @@
-"""The mypyc-compiled engine behaves exactly like the Python source it was compiled from.
+"""The mypyc-compiled engine (and the bots compiled with it) behaves exactly like the Python source it was compiled
+from.
 
 ``make test`` compiles the engine (scripts/build_engine.py) so that the tests exercise the code the
 site and the bots run. This module replays the same random games with an interpreted copy of the
@@ -39,7 +40,21 @@ for number in range(int(sys.argv[1])):
     state = deal(rules, players, seed=f"compiled-{number}").state()
     actions = play_game(state, [choose] * players, random.Random(number))
     out.append({"actions": actions, "result": state.result, "state": state.to_json(), "paid": state.paid})
-print(json.dumps({"compiled": is_compiled(), "games": out}))
+# The heuristic bot (compiled with the engine, like the knowledge model and the search) decides alike too.
+from games.bots import BOTS
+from games.bots.arena import play_game as bot_game
+import games.bots.heuristic as heuristic
+bot_games = []
+for number in range(int(sys.argv[1]) // 7):
+    option = options[number % len(options)]
+    rules = Rules.from_dict(option)
+    players = 2 + number % (rules.max_players - 1)
+    state = deal(rules, players, seed=f"compiled-bots-{number}").state()
+    record = bot_game(state, [BOTS["heuristic"]] * players, random.Random(number))
+    bot_games.append({"actions": [[seat, action.to_json()] for seat, action in record.actions],
+                      "result": state.result})
+bots_compiled = not heuristic.__file__.endswith(".py")
+print(json.dumps({"compiled": is_compiled(), "bots_compiled": bots_compiled, "games": out, "bot_games": bot_games}))
 """
 
 
@@ -70,6 +85,7 @@ def test_compiled_engine_plays_like_its_source(tmp_path: Path) -> None:
     games = 140
     compiled_run = run_player(ROOT, games)
     interpreted_run = run_player(interpreted, games)
-    assert compiled_run["compiled"] is True
-    assert interpreted_run["compiled"] is False
+    assert compiled_run["compiled"] is True and compiled_run["bots_compiled"] is True
+    assert interpreted_run["compiled"] is False and interpreted_run["bots_compiled"] is False
     assert compiled_run["games"] == interpreted_run["games"]
+    assert compiled_run["bot_games"] == interpreted_run["bot_games"] and len(compiled_run["bot_games"]) == 20
