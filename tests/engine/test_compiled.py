@@ -88,4 +88,6 @@ def test_compiled_engine_plays_like_its_source(tmp_path: Path) -> None:
     assert compiled_run["compiled"] is True and compiled_run["bots_compiled"] is True
     assert interpreted_run["compiled"] is False and interpreted_run["bots_compiled"] is False
     assert compiled_run["games"] == interpreted_run["games"]
-    assert compiled_run["bot_games"] == interpreted_run["bot_games"] and len(compiled_run["bot_games"]) == 20
+    bot_games = compiled_run["bot_games"]
+    assert isinstance(bot_games, list) and len(bot_games) == 20
+    assert bot_games == interpreted_run["bot_games"]
