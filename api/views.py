@@ -8,6 +8,7 @@ protocol's views, which give a seat its own hand and nobody anything else.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from django.conf import settings
@@ -249,8 +250,22 @@ class GameAction(APIView):
         game_services.game_submit_action(
             game_id=game.pk, user=_user(request), action=given.validated_data["action"], seq=given.validated_data["seq"]
         )
-        fresh = Game.objects.select_related("table").get(pk=game.pk)
-        return Response(game_selectors.game_view_for(game=fresh, user=_user(request), language=_language(request)))
+        return _view_after(request, game)
+
+
+def _view_after(request: Request, game: Game) -> Response:
+    """The caller's game.view once his request is applied."""
+    fresh = Game.objects.select_related("table").get(pk=game.pk)
+    return Response(game_selectors.game_view_for(game=fresh, user=_user(request), language=_language(request)))
+
+
+def _seat_request(request: Request, pk: int, service: Callable[..., object]) -> Response:
+    """A request of the seat's own that carries only the version (`seq`, optional): surrender, redeal."""
+    given = serializers.SurrenderSerializer(data=request.data)
+    given.is_valid(raise_exception=True)
+    game = _visible_game(request, pk)
+    service(game_id=game.pk, user=_user(request), seq=given.validated_data["seq"])
+    return _view_after(request, game)
 
 
 class GameSurrender(APIView):
@@ -259,12 +274,7 @@ class GameSurrender(APIView):
     @extend_schema(request=serializers.SurrenderSerializer,
                    responses={200: serializers.GameViewSerializer, 403: REFUSED, 409: REFUSED})
     def post(self, request: Request, pk: int) -> Response:
-        given = serializers.SurrenderSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        game = _visible_game(request, pk)
-        game_services.game_surrender(game_id=game.pk, user=_user(request), seq=given.validated_data["seq"])
-        fresh = Game.objects.select_related("table").get(pk=game.pk)
-        return Response(game_selectors.game_view_for(game=fresh, user=_user(request), language=_language(request)))
+        return _seat_request(request, pk, game_services.game_surrender)
 
 
 class GameRedeal(APIView):
@@ -275,12 +285,7 @@ class GameRedeal(APIView):
     @extend_schema(request=serializers.SurrenderSerializer,
                    responses={200: serializers.GameViewSerializer, 400: REFUSED, 403: REFUSED, 409: REFUSED})
     def post(self, request: Request, pk: int) -> Response:
-        given = serializers.SurrenderSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        game = _visible_game(request, pk)
-        game_services.game_redeal(game_id=game.pk, user=_user(request), seq=given.validated_data["seq"])
-        fresh = Game.objects.select_related("table").get(pk=game.pk)
-        return Response(game_selectors.game_view_for(game=fresh, user=_user(request), language=_language(request)))
+        return _seat_request(request, pk, game_services.game_redeal)
 
 
 # --- players and ratings ------------------------------------------------------------------------

@@ -269,6 +269,13 @@ def my_entrant(*, tournament: Tournament, user: User | None) -> Entrant | None:
     return Entrant.objects.filter(Q(user=user) | Q(members__user=user), tournament=tournament).first()
 
 
+def asked_to_join(*, entrant: Entrant | None, user: User | None) -> bool:
+    """Whether `user` is a partner the team's captain named and who has not answered yet (services.team_accept)."""
+    if entrant is None or user is None or entrant.status != EntrantStatus.PENDING:
+        return False
+    return entrant.members.filter(user=user, accepted=False).exists()
+
+
 # --- the crosstable ------------------------------------------------------------------------------
 
 

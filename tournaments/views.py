@@ -112,10 +112,7 @@ def _live_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
             and tournament.status in (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING)
         ),  # fmt: skip
         # A partner the team's captain named: he is asked to accept or decline his place.
-        "asked": (
-            entrant is not None and user is not None and entrant.status == EntrantStatus.PENDING
-            and entrant.members.filter(user=user, accepted=False).exists()
-        ),  # fmt: skip
+        "asked": selectors.asked_to_join(entrant=entrant, user=user),
         "can_direct": services.can_direct(user=user, tournament=tournament),
         "registration_open": selectors.registration_open(tournament),
         "team_form": TeamEntryForm(team_size=tournament.team_size) if tournament.seating == Seating.TEAMS else None,

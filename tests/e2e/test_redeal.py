@@ -4,7 +4,6 @@ for which suit, with a new commitment and no button left."""
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -14,15 +13,15 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games import services
-from games.engine import Rules, deal, redeal_suit
+from games.engine import Rules
 from games.models import Game, Table
 from tests.e2e.test_play_a_game import DESKTOP, browser
 from tests.games.factories import person
+from tests.games.test_redeal import RULES, _seed_where
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 __all__ = ["browser"]  # a fixture used by the test below
 
-RULES = {"preset": "podkidnoy", "redeal_five_same_suit": True}
 PASSWORD = "a-Long-passw0rd"  # tests.games.factories.person's
 T = TypeVar("T")
 
@@ -36,10 +35,7 @@ def redeal_game(monkeypatch: pytest.MonkeyPatch, live_server_url: str) -> Game:
     from games import tasks
 
     rules = Rules.from_dict(RULES)
-    seed = next(
-        seed for seed in (f"e2e-redeal-{number}" for number in itertools.count())
-        if [redeal_suit(rules, hand) is not None for hand in deal(rules, 2, seed=seed).hands] == [True, False]
-    )  # fmt: skip
+    seed = _seed_where((True, False))
     monkeypatch.setattr(services, "shuffle_seed", lambda: seed)
     monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: None)
     anna, boris = person("redeal-anna"), person("redeal-boris")
