@@ -14,7 +14,6 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from api import services
-from games import selectors
 from games.consumers import GameConsumer
 from games.models import Game
 
@@ -45,7 +44,7 @@ class BotGameConsumer(GameConsumer):
         return {**message, **self._public_history(int(message["seq"]))}
 
     async def game_view(self, event: dict[str, Any]) -> None:
-        message = selectors.message_in_language(event["payload"], self.language)
+        message = self._message_of(event)
         history = await database_sync_to_async(self._public_history)(int(message["seq"]))
         await self.send_json({**message, **history})
 

@@ -102,8 +102,9 @@ def _bot_game(number: int) -> int:
     from games.models import Game
 
     owner = User.objects.create_user(username=f"soak-owner-{number}-{time.monotonic_ns()}", password=None)
-    table = services.table_create(owner=owner, rules=Rules(), seats=2, name=f"soak bots {number}")
-    services.table_fill_bots(table=table, level=("easy", "medium")[number % 2])
+    with services.lobby_batch():  # one lobby message, not two (bench/live.py, create_games)
+        table = services.table_create(owner=owner, rules=Rules(), seats=2, name=f"soak bots {number}")
+        services.table_fill_bots(table=table, level=("easy", "medium")[number % 2])
     return int(Game.objects.get(table=table).pk)
 
 
@@ -171,7 +172,6 @@ async def soak(urls: list[str], known: argparse.Namespace, watch: Watch) -> dict
     bench.live.HANDSHAKES = asyncio.Semaphore(8)  # players arrive a few at a time (bench/live.py)
     tally = Tally()
     rng = random.Random(11)
-    deadline = time.monotonic() + known.minutes * 60
     bot_games = round(known.games * known.bot_share)
     people_games = known.games - bot_games
     started_games: list[int] = []
@@ -179,27 +179,31 @@ async def soak(urls: list[str], known: argparse.Namespace, watch: Watch) -> dict
     numbers = iter(range(10**9))
     people_tasks: set[asyncio.Task[None]] = set()
 
-    async def new_people_game() -> None:
-        ((game_id, cookies),) = await asyncio.to_thread(create_games, 1)
-        started_games.append(game_id)
-        url = urls[game_id % len(urls)]
-        for cookie in cookies:
-            task = asyncio.create_task(
-                play_seat(url, url.replace("ws://", "http://"), cookie, game_id, tally,
-                          random.Random(rng.random()), known.think_ms / 1000)
-            )  # fmt: skip
-            people_tasks.add(task)
-            task.add_done_callback(people_tasks.discard)
+    async def new_people_games(count: int) -> None:
+        if count <= 0:
+            return
+        for game_id, cookies in await asyncio.to_thread(create_games, count):
+            started_games.append(game_id)
+            url = urls[game_id % len(urls)]
+            for cookie in cookies:
+                task = asyncio.create_task(
+                    play_seat(url, url.replace("ws://", "http://"), cookie, game_id, tally,
+                              random.Random(rng.random()), known.think_ms / 1000)
+                )  # fmt: skip
+                people_tasks.add(task)
+                task.add_done_callback(people_tasks.discard)
 
     async def new_bot_game() -> None:
         game_id = await asyncio.to_thread(_bot_game, next(numbers))
         started_games.append(game_id)
         bot_ids.append(game_id)
 
-    for _ in range(people_games):
-        await new_people_game()
+    for start in range(0, people_games, 20):
+        await new_people_games(min(20, people_games - start))
     for _ in range(bot_games):
         await new_bot_game()
+    # The soak's minutes count from when every game is going (dealing 300 games takes a while).
+    deadline = time.monotonic() + known.minutes * 60
     first_sample = time.monotonic()
     swiss: dict[str, float | int] = {}
     swiss_id: int | None = None
@@ -233,8 +237,7 @@ async def soak(urls: list[str], known: argparse.Namespace, watch: Watch) -> dict
             bot_ids.remove(game_id)
             tally.finished_games.add(game_id)
             await new_bot_game()
-        for _ in range(people_games - len(people_tasks) // 2):
-            await new_people_game()
+        await new_people_games(people_games - len(people_tasks) // 2)
         await asyncio.sleep(1.0)
     watch.sample(time.monotonic() - first_sample)
     for task in list(people_tasks):

@@ -1,7 +1,10 @@
 """Sending views after a commit: each seat its own view, spectators the public one, the lobby its list.
 
-Group names: `game.<id>.seat.<n>` (every socket of the person in seat n), `game.<id>.public` (spectators)
-and `lobby`. Events carry the view with its log not yet in words; each consumer puts it in its reader's
+Group names: `game.<id>` (every socket watching or playing the game) and `lobby`. A change of a game is
+one event for the whole group, carrying each seat's view and the public one (`game_event`): one
+message through the channel layer a move instead of one a seat. The event stays inside the servers: a
+consumer sends its socket only the view its reader may see (`view_in_event`: his seat's, or the public
+one), never the event. Views carry their log not yet in words; each consumer puts it in its reader's
 language (games.selectors.message_in_language).
 """
 
@@ -46,38 +49,47 @@ def _run(send: Callable[[], Awaitable[None]]) -> None:
     async_to_sync(send)()
 
 
-def seat_group(game_id: int, seat: int) -> str:
-    return f"game.{game_id}.seat.{seat}"
+def game_group(game_id: int) -> str:
+    return f"game.{game_id}"
 
 
-def public_group(game_id: int) -> str:
-    return f"game.{game_id}.public"
-
-
-def game_messages(
-    *, game: Game, seats: Sequence[Seat], state: State, result: Result | None
-) -> list[tuple[str, dict[str, Any]]]:
-    """(group, event) for every seat of the game and for the spectators."""
+def game_event(*, game: Game, seats: Sequence[Seat], state: State, result: Result | None) -> dict[str, Any]:
+    """The group event of a game's change: what every reader's view shares (`common`), and for each seat
+    in order and then for the spectators what is that reader's own (`readers`: his seat, his view...).
+    Each consumer unpacks the whole event, so the shared part (the players, the log) goes once, not once
+    a reader."""
     common = view_common(game=game, seats=seats, state=state, result=result)
-    messages = []
-    for seat in range(game.players):
-        messages.append((seat_group(game.pk, seat), {"type": "game.view", "payload": view_for_seat(common, state, seat)}))
-    messages.append((public_group(game.pk), {"type": "game.view", "payload": view_for_seat(common, state, None)}))
-    return messages
+    views = [view_for_seat(common, state, seat) for seat in range(game.players)]
+    views.append(view_for_seat(common, state, None))
+    return {
+        "type": "game.view",
+        "common": common,
+        "readers": [{key: value for key, value in view.items() if common.get(key, _NONE) is not value} for view in views],
+    }
+
+
+_NONE = object()
+
+
+def view_in_event(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """What a socket of `seat` (None: a spectator) may receive of a game event: its seat's view, or the
+    public one."""
+    readers: list[dict[str, Any]] = event["readers"]
+    spectators = len(readers) - 1
+    own = readers[seat] if seat is not None and 0 <= seat < spectators else readers[spectators]
+    return {**event["common"], **own}
 
 
 def send_game(*, game: Game, seats: Sequence[Seat], state: State, result: Result | None) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    messages = game_messages(game=game, seats=seats, state=state, result=result)
+    event = game_event(game=game, seats=seats, state=state, result=result)
 
-    async def send_all() -> None:
-        # Side by side: each group_send is a few round trips to Redis, and the groups do not wait for
-        # each other.
-        await asyncio.gather(*(layer.group_send(group, event) for group, event in messages))
+    async def send() -> None:
+        await layer.group_send(game_group(game.pk), event)
 
-    _run(send_all)
+    _run(send)
 
 
 def send_to_group(group: str, event: dict[str, Any]) -> None:

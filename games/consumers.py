@@ -1,7 +1,8 @@
 """The table's and the lobby's WebSockets (docs/protocol.md): thin, every change goes through games.services.
 
-A seated person's socket joins his seat's group and receives his seat's view; anyone else watching
-joins the public group and receives the public view. Errors go to the sender only.
+Every socket of a game joins the game's group; of each event there (every seat's view and the public
+one, games.broadcast) a seated person's socket receives his seat's view, anyone else watching the public
+view. Errors go to the sender only.
 
 Moves and surrenders of different games are applied side by side, each on a thread of `GAME_WRITERS`
 with a connection borrowed from the database pool, so that one game's commit (a flush to disk) does not
@@ -25,7 +26,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from games import selectors, services
-from games.broadcast import LOBBY_GROUP, public_group, remember_server_loop, seat_group
+from games.broadcast import LOBBY_GROUP, game_group, remember_server_loop, view_in_event
 from games.models import Game
 from games.services import GameActionError, error_message
 
@@ -98,7 +99,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.seat = seat
-        self.group = seat_group(self.game_id, seat) if seat is not None else public_group(self.game_id)
+        self.group = game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         if seat is not None:
@@ -191,8 +192,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    def _message_of(self, event: dict[str, Any]) -> dict[str, Any]:
+        """The game.view this socket is sent of a game event: its reader's view, in his language."""
+        return selectors.message_in_language(view_in_event(event, self.seat), self.language)
+
     async def game_view(self, event: dict[str, Any]) -> None:
-        await self.send_json(selectors.message_in_language(event["payload"], self.language))
+        await self.send_json(self._message_of(event))
 
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):

@@ -117,6 +117,10 @@ class Game(models.Model):
     # (games.services.game_redeal). Each bumped `seq` without an action, so the record holds
     # `seq - len(redeals)` actions (a surrender bumps it once more, at the end).
     redeals = models.JSONField(default=list, blank=True)
+    # Bumped by every change of the game's seats while it is played: once a game has started its seats hold
+    # the same people and bots, and only their open sockets' count changes (games.services.seat_connected).
+    # A process that read the seats at this version may use them again (games.selectors.game_seats).
+    seats_version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-started"]

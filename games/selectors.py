@@ -7,6 +7,8 @@ the deck order, its salt and the full record are shown only once the game is ove
 from __future__ import annotations
 
 import datetime
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -75,8 +77,36 @@ def table_seat_of(*, table: Table, user: User | None) -> Seat | None:
     return Seat.objects.filter(table=table, user=user, bot_level="").first()
 
 
+# The seats of games being played, as read at a `Game.seats_version`: every move needs them (who may move,
+# the names and "connected" in the views), and the query (a join with the accounts) cost a move's service
+# about a third of its time, mostly in building the SQL. (game id, commitment) -> (seats_version, seats):
+# the commitment, a random hash of each deal, tells apart two games that got the same id (a database
+# rolled back and used again, as in tests).
+_SEATS_CACHED = 2048
+_seats_cache: OrderedDict[tuple[int, str], tuple[int, tuple[Seat, ...]]] = OrderedDict()
+_seats_lock = threading.Lock()
+
+
 def game_seats(game: Game) -> list[Seat]:
-    return list(Seat.objects.filter(table_id=game.table_id).select_related("user").order_by("number"))
+    """The table's seats in order. A game being played has the same people and bots in its seats until it
+    ends, and each change of their sockets' count bumps `seats_version`: its seats read at the game's
+    version are used again (a change of a person's public name shows from the next such change on)."""
+    playing = game.status == GameStatus.PLAYING
+    key = (game.pk, game.commitment)
+    if playing:
+        with _seats_lock:
+            cached = _seats_cache.get(key)
+            if cached is not None and cached[0] == game.seats_version:
+                _seats_cache.move_to_end(key)
+                return list(cached[1])
+    seats = list(Seat.objects.filter(table_id=game.table_id).select_related("user").order_by("number"))
+    if playing:
+        with _seats_lock:
+            _seats_cache[key] = (game.seats_version, tuple(seats))
+            _seats_cache.move_to_end(key)
+            while len(_seats_cache) > _SEATS_CACHED:
+                _seats_cache.popitem(last=False)
+    return seats
 
 
 def _log_entries(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
@@ -180,10 +210,25 @@ def view_payload(
     return view_for_seat(view_common(game=game, seats=seats, state=state, result=result), state, seat)
 
 
+# The log in words of a game's latest versions, by (game, deal's commitment, version, language, names,
+# entries): every socket of a game in a process gets the same log after each move (the log is part of
+# every reader's view). The commitment, random for each deal, tells apart games that reuse an id.
+_LOGS_CACHED = 4096
+_logs: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+
+
 def message_in_language(payload: dict[str, Any], language: str) -> dict[str, Any]:
     """The protocol's game.view: the payload with its log in the reader's language."""
     message = {key: value for key, value in payload.items() if key not in ("log_entries", "names")}
-    message["log"] = log_lines(payload["log_entries"], payload["names"], language)
+    entries, names = payload["log_entries"], payload["names"]
+    key = (payload.get("game"), payload.get("commitment"), payload.get("seq"), language, tuple(names), len(entries))
+    log = _logs.get(key)
+    if log is None:
+        log = log_lines(entries, names, language)
+        if len(_logs) >= _LOGS_CACHED:
+            _logs.clear()
+        _logs[key] = log
+    message["log"] = log
     return message
 
 

@@ -769,6 +769,8 @@ def seat_connected(*, game: Game, user: User, change: int) -> int | None:
         seats.update(connections=F("connections") + change)
     else:
         seats.update(connections=Greatest(F("connections") + change, 0))
+    # Every process reads the seats again (games.selectors.game_seats).
+    Game.objects.filter(pk=game.pk).update(seats_version=F("seats_version") + 1)
     number = seats.values_list("number", flat=True).first()
     if number is None:
         return None

@@ -1,21 +1,34 @@
 """A game socket may stay quiet for long (a player thinking): the Redis channel layer waits for its next
-message without failing. With redis-py 8's default 5 s socket timeout, channels-redis's 5 s blocking pop
-raised TimeoutError on an idle channel, and Daphne closed the player's socket with 1011."""
+message without failing. With redis-py 8's default 5 s socket timeout, channels-redis's list layer's 5 s
+blocking pop raised TimeoutError on an idle channel, and Daphne closed the player's socket with 1011.
+Both Redis layers the site may run on (durak_site.environment.channel_layer_settings) are checked."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import time
+from typing import Any
 
 import pytest
-from channels.layers import get_channel_layer
+from django.utils.module_loading import import_string
+
+from durak_site.environment import channel_layer_settings
+
+
+def _layer(kind: str) -> Any:
+    configured = channel_layer_settings(redis_url=os.environ["REDIS_URL"], kind=kind)
+    assert configured["BACKEND"].startswith("channels_redis.")
+    return import_string(configured["BACKEND"])(**configured["CONFIG"])
 
 
 @pytest.mark.asyncio
 @pytest.mark.timeout(60)
-async def test_an_idle_channel_waits_past_the_blocking_pop_and_still_gets_its_message(real_services: None) -> None:
-    layer = get_channel_layer()
-    assert layer is not None
+@pytest.mark.parametrize("kind", ["pubsub", "lists"])
+async def test_an_idle_channel_waits_past_the_blocking_pop_and_still_gets_its_message(
+    real_services: None, kind: str
+) -> None:
+    layer = _layer(kind)
     channel = await layer.new_channel()
     started = time.monotonic()
     with pytest.raises(asyncio.TimeoutError):  # nothing came: the wait goes on, no error

@@ -61,8 +61,16 @@ def test_database_and_redis_urls_mean_postgresql_redis_layer_and_a_real_broker()
     )
     assert sized.databases["default"]["OPTIONS"]["pool"]["max_size"] == 24
     layer = backends.channel_layers["default"]
-    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert layer["CONFIG"]["hosts"] == [{"address": "redis://cache.internal:6379/2", "socket_timeout": 20}]
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert layer["CONFIG"]["hosts"] == [{"address": "redis://cache.internal:6379/2"}]
+    # CHANNEL_LAYER=lists: the layer of a Redis list a channel, whose socket outwaits its 5 s blocking pop.
+    lists = backends_from_environment(
+        {"REDIS_URL": "redis://cache.internal:6379/2", "CHANNEL_LAYER": "lists"}, base_dir=BASE_DIR
+    ).channel_layers["default"]
+    assert lists["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert lists["CONFIG"]["hosts"] == [{"address": "redis://cache.internal:6379/2", "socket_timeout": 20}]
+    with pytest.raises(ImproperlyConfigured, match="CHANNEL_LAYER"):
+        backends_from_environment({"REDIS_URL": "redis://cache.internal:6379/2", "CHANNEL_LAYER": "kafka"}, base_dir=BASE_DIR)
     assert backends.tasks_in_process is False
     assert backends.celery_broker_url == "redis://cache.internal:6379/2"
     assert backends.celery_result_backend == "redis://cache.internal:6379/2"
@@ -115,7 +123,7 @@ def test_local_settings_module_follows_the_environment() -> None:
     assert served.returncode == 0, served.stderr
     assert json.loads(served.stdout) == {
         "engine": "django.db.backends.postgresql",
-        "layer": "channels_redis.core.RedisChannelLayer",
+        "layer": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "broker": "redis://127.0.0.1:6379/0",
         "in_process": False,
         "debug": True,

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from games import broadcast, services
+from games.broadcast import game_group, view_in_event
 from games.engine import load_record, play
 from games.engine.actions import action_from_json
 from games.engine.cards import card_name, names
@@ -103,15 +104,18 @@ def _check_game(game: Game, sent: list[tuple[str, dict[str, Any]]]) -> int:
         face_up_history.append(face_up_history[-1] | set(names(action.cards)))
     deck = set(game.revealed_deck.split())
     checked = 0
-    for group, event in sent:
-        if not group.startswith(f"game.{game.pk}."):
-            continue
-        payload = event["payload"]
+    readers: list[int | None] = [*range(game.players), None]
+    # What each reader's socket is sent of each event of the game's group (the consumer's choice).
+    received = [
+        (reader, view_in_event(event, reader)) for group, event in sent if group == game_group(game.pk) for reader in readers
+    ]
+    for reader, payload in received:
+        group = f"seat {reader}"
         seq = min(payload["seq"], len(states) - 1)
         state = states[seq]
         seat = payload["seat"]
+        assert seat == reader
         hand = set(names(state.hands[seat])) if seat is not None else set()
-        assert group.endswith(f".seat.{seat}") if seat is not None else group.endswith(".public")
         visible_now = hand | _table_cards(state) | (face_up_card if state.stock else set())
         if state.hidden_trump >= 0 and not state.stock:
             visible_now.add(card_name(state.hidden_trump))  # Aktobe: turned up when the stock ran out

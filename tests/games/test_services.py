@@ -397,3 +397,35 @@ def test_a_batch_of_table_changes_sends_the_lobby_once(django_capture_on_commit_
     with django_capture_on_commit_callbacks() as callbacks, services.lobby_batch():
         pass
     assert callbacks.count(services.send_lobby) == 0
+
+
+@pytest.mark.django_db
+def test_a_played_games_seats_are_read_again_only_when_their_sockets_change(
+    django_assert_num_queries: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from games.selectors import game_seats
+
+    anna, boris = person(), person()
+    heads_up = table(anna)
+    services.table_join(table=heads_up, user=anna)
+    services.table_join(table=heads_up, user=boris)
+    game = latest_game(heads_up)
+    assert [seat.connections for seat in game_seats(game)] == [0, 0]
+    again = Game.objects.get(pk=game.pk)
+    with django_assert_num_queries(0):  # the same version: the seats read above
+        assert [seat.user_id for seat in game_seats(again)] == [anna.pk, boris.pk]
+    with django_capture_on_commit_callbacks(execute=False):
+        services.seat_connected(game=game, user=boris, change=+1)
+    fresh = Game.objects.get(pk=game.pk)
+    assert fresh.seats_version == game.seats_version + 1
+    assert [seat.connections for seat in game_seats(fresh)] == [0, 1]
+    leader = waiting_seats(state_of(fresh))[0]
+    services.game_submit_action(
+        game_id=game.pk, user=[anna, boris][leader], action=_first_legal(fresh, leader), seq=fresh.seq
+    )
+    view = game_view_for(game=Game.objects.get(pk=game.pk), user=anna)
+    assert [player["connected"] for player in view["players"]] == [False, True]
+    # A finished game's seats are always read from the database.
+    finished = _play_out(Game.objects.get(pk=game.pk))
+    with django_assert_num_queries(1):
+        game_seats(finished)
