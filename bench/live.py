@@ -235,10 +235,11 @@ def cpu_seconds(pid: int) -> float:
 
 def start_daphne(stack: contextlib.ExitStack, environment: dict[str, str]) -> tuple[str, Any]:
     """A Daphne process on a free port: its ws:// URL and its RunningProcess."""
+    from durak_site.management.commands.run_site import daphne_command
     from tests import processes
 
     port = processes.free_port()
-    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "durak_site.asgi:application"]
+    command = daphne_command("127.0.0.1", port)
     running = stack.enter_context(processes.started(command, environment=environment, name="bench-daphne"))
     deadline = time.monotonic() + 60
     while not processes._port_open(port):

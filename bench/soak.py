@@ -108,6 +108,16 @@ def _bot_game(number: int) -> int:
     return int(Game.objects.get(table=table).pk)
 
 
+def _first_traceback(log: str) -> str:
+    """The log's first traceback, its middle cut so that where it ended and what was raised show."""
+    lines = log[log.index("Traceback") :].splitlines()
+    end = next((index for index, line in enumerate(lines[1:], 1) if line and not line.startswith(" ")), len(lines) - 1)
+    block = lines[: end + 1]
+    if len(block) > 24:
+        block = block[:4] + ["  ..."] + block[-19:]
+    return "\n".join(block)
+
+
 def _finished(game_ids: list[int]) -> tuple[set[int], int]:
     """Which of the games have their result, and how many moves the games made."""
     from django.db import connection
@@ -301,7 +311,7 @@ def main() -> None:
         time.sleep(5)  # the workers connect
         figures = asyncio.run(soak(urls, known, watch))
         logs = [running.log() for _url, running in servers] + [worker.log() for worker in workers]
-    tracebacks = [log[log.index("Traceback") :][:1500] for log in logs if "Traceback" in log]
+    tracebacks = [_first_traceback(log) for log in logs if "Traceback" in log]
     figures["server_tracebacks"] = sum(log.count("Traceback") for log in logs)
 
     print(

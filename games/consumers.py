@@ -6,8 +6,9 @@ view. Errors go to the sender only.
 
 Moves and surrenders of different games are applied side by side, each on a thread of `GAME_WRITERS`
 with a connection borrowed from the database pool, so that one game's commit (a flush to disk) does not
-hold up every other game of the process; two moves of one game still queue on the game's row lock. The
-rest of the sockets' database work (admission, a view on request) stays on Channels' one thread.
+hold up every other game of the process; two moves of one game still queue on the game's row lock. A
+socket's admission, its count at the seat and a view on request run on those threads too; the lobby's
+reads and the session's user stay on Channels' one database thread.
 """
 
 from __future__ import annotations
@@ -90,7 +91,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         query = parse_qs(self.scope.get("query_string", b"").decode())
         self.language = _language(user, query)
-        found = await database_sync_to_async(self._admit)(user, query.get("token", [""])[0])
+        # Admitting and counting a socket run on the game writers' threads too: on Channels' one database
+        # thread they queued behind every other socket's work, and under load (the soak of issue 10) a
+        # socket waited longer for its admission than Daphne lets a handshake take.
+        found = await _game_writer(self._admit)(user, query.get("token", [""])[0])
         if found is None:
             await self.close(code=CLOSE_NO_GAME)
             return
@@ -104,7 +108,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         if seat is not None:
             # Counting him in sends every socket of the game a view that shows him connected, this one too.
-            await database_sync_to_async(self._count_connection)(user, +1)
+            await _game_writer(self._count_connection)(user, +1)
         else:
             await self._send_current_view()
 
@@ -126,7 +130,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.seat is not None:
-            await database_sync_to_async(self._count_connection)(self.scope.get("user"), -1)
+            await _game_writer(self._count_connection)(self.scope.get("user"), -1)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         refused = await _refuse_over_limits(self, len(text_data or bytes_data or ""))
@@ -171,7 +175,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "game.error", "code": error.code, "message": message})
 
     async def _send_current_view(self) -> None:
-        message = await database_sync_to_async(self._current_view)()
+        message = await _game_writer(self._current_view)()
         await self.send_json(message)
 
     def _current_view(self) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from durak_site.celery import TASK_QUEUES
+from durak_site.management.commands.run_site import daphne_command
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 
@@ -107,7 +108,7 @@ def subprocess_environment(*, database: str, **overrides: str) -> dict[str, str]
 def daphne(environment: Mapping[str, str]) -> Iterator[str]:
     """Serve the ASGI application with Daphne on a free port; yields its base URL."""
     port = free_port()
-    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "durak_site.asgi:application"]
+    command = daphne_command("127.0.0.1", port)
     with started(command, environment=environment, name="daphne") as running:
         _wait_until(lambda: _port_open(port), running, timeout_s=60, what="Daphne")
         yield f"http://127.0.0.1:{port}"

@@ -13,7 +13,6 @@ import asyncio
 import json
 import random
 import signal
-import sys
 import time
 
 import pytest
@@ -22,6 +21,7 @@ from django.db import connection
 from django.test import Client
 
 from accounts.models import User
+from durak_site.management.commands.run_site import daphne_command
 from games import services
 from games.engine import load_record, play
 from games.engine.actions import action_from_json
@@ -42,7 +42,7 @@ def _cookie(user: User) -> str:
 
 
 def _daphne_command(port: int) -> list[str]:
-    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "durak_site.asgi:application"]
+    return daphne_command("127.0.0.1", port)
 
 
 async def _player(

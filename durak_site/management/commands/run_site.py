@@ -30,6 +30,18 @@ def _raise_stop(signum: int, frame: FrameType | None) -> None:
     raise _StopRequested(signal.Signals(signum).name)
 
 
+# Daphne gives a WebSocket 5 s to be accepted by default; on a loaded server (the soak of issue 10: 300
+# games and a Swiss round starting on 2 cores) admitting a socket may wait longer than that for the
+# database, and the player would see the connection fail instead of a slow start.
+WEBSOCKET_CONNECT_TIMEOUT_S = 30
+
+
+def daphne_command(host: str, port: int) -> list[str]:
+    """The command line of a Daphne process serving the site (run_site, the tests' and benches' servers)."""
+    return [sys.executable, "-m", "daphne", "-b", host, "-p", str(port),
+            "--websocket_connect_timeout", str(WEBSOCKET_CONNECT_TIMEOUT_S), "durak_site.asgi:application"]  # fmt: skip
+
+
 class Command(BaseCommand):
     help = "Serve the site with Daphne (plus a Celery worker and beat when REDIS_URL is set) until Ctrl-C."
 
@@ -38,10 +50,7 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        commands = {
-            "daphne": [sys.executable, "-m", "daphne", "-b", options["host"], "-p", str(options["port"]),
-                       "durak_site.asgi:application"],
-        }
+        commands = {"daphne": daphne_command(options["host"], options["port"])}
         if not settings.TASKS_IN_PROCESS:
             celery = [sys.executable, "-m", "celery", "-A", "durak_site"]
             commands["celery-worker"] = [*celery, "worker", "--loglevel=INFO", "-Q", ",".join(TASK_QUEUES)]
