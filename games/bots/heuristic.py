@@ -8,8 +8,11 @@ any trump), throws in every plain card it can (trumps are too dear to give away)
 it cannot win rather than cover part of it. When the stock is empty it counts cards: it knows what each
 opponent may hold, leads what he cannot beat, sheds cards to go out and throws in everything when that takes
 it out. It transfers whenever it can with plain cards or by showing a trump: the bout is someone else's and
-the cards it lays are cheap. At a cheating table it accuses every card it can tell was illegal (a cover that
-does not beat, a throw-in whose rank was not on the table) and never cheats itself.
+the cards it lays are cheap. Heads-up with the stock empty it knows the other hand and plays a move the
+endgame solver (``endgame``) proves to win, or else not to lose, when it finds one within a small budget
+(against the random bot this took the share of decided games won from about 0.96 to 0.975). At a cheating
+table it accuses every card it can tell was illegal (a cover that does not beat, a throw-in whose rank was
+not on the table) and never cheats itself.
 
 The weights were tuned by self-play (thousands of mirrored heads-up games against the previous version and
 against the random bot): throwing in high plain cards, leading high pairs and taking low cards to spare
@@ -37,6 +40,7 @@ from games.engine.cards import CARDS_OF_RANKS, JOKERS, RANK_MASK, SUIT_MASK, pop
 from games.engine.play import NO_LIMIT, barred_leads, legal_actions, movers, must_cover_with, one_card_due
 from games.engine.state import State
 
+from .endgame import NOT_LOSE, exact_endgame, winning_move
 from .knowledge import Observation
 
 TAKE_ACTION: Final = Action(TAKE)
@@ -48,6 +52,8 @@ PAIR_BONUS: Final = 3
 # Leading a rank whose trump the bot holds is worth as much as leading a card this many ranks higher: when the
 # engine asks it to act before the defender answers, its only moves are throw-ins of that rank.
 TRUMP_IN_RANK_PENALTY: Final = 2
+# Positions the endgame solver may visit for one move (a move costs a few milliseconds at most).
+ENDGAME_BUDGET: Final = 3_000
 # With three or more players, leading what the next player cannot beat can go round for ever: each taker
 # passes the cards on the same way. Past this many bouts (a game takes 10 to 30) the bot leads its cheapest card.
 LONG_GAME_BOUTS: Final = 60
@@ -324,7 +330,28 @@ def choose(observation: Observation, rng: random.Random) -> Action:
         if not any(action.kind != ACCUSE and honest(state, action) for action in legal):
             return least_harm(legal)
     possible = [observation.possible(other) for other in range(observation.players)]
-    return decide(state, seat, possible)
+    action = decide(state, seat, possible)
+    if exact_endgame(state):
+        return endgame_move(state, seat, action, legal, ENDGAME_BUDGET)
+    return action
+
+
+def endgame_move(state: State, seat: int, action: Action, legal: tuple[Action, ...] | list[Action],
+                 budget: int) -> Action:
+    """Heads-up with the stock empty (``state`` is then the true state): a move proven to win, else one proven
+    not to lose, trying ``action`` first; ``action`` if the solver proves neither within its budget."""
+    proven = proven_move(state, seat, action, legal, budget)
+    return proven if proven is not None else action
+
+
+def proven_move(state: State, seat: int, action: Action, legal: tuple[Action, ...] | list[Action],
+                budget: int) -> Action | None:
+    """A move proven to win, else one proven not to lose (``action`` tried first), or None."""
+    moves = [action] + [move for move in legal if move != action]
+    proven = winning_move(state, seat, moves, budget)
+    if proven is None:
+        proven = winning_move(state, seat, moves, budget, NOT_LOSE)
+    return proven
 
 
 def optional_move(state: State, legal: tuple[Action, ...] | list[Action]) -> Action:

@@ -29,6 +29,7 @@ from games.engine.play import (
 from games.engine.state import State
 
 from . import heuristic
+from .endgame import exact_endgame
 from .knowledge import Observation
 
 EXPLORATION: Final = 0.7
@@ -36,6 +37,11 @@ CHECK_EVERY: Final = 32  # iterations between looks at the clock and at the root
 # Players can pass cards round for ever (each leads what the next cannot beat); a playout this many actions a
 # player long is stopped and scored as it stands. Real games take about 30 to 60 actions a player.
 PLAYOUT_ACTIONS_PER_PLAYER: Final = 150
+# Positions the endgame solver may visit (for each of its two goals, a win and not losing) per CPU second of
+# the bot's budget before the search takes over; a position costs about 10 microseconds, so the solver
+# spends at most about 0.4 of the budget, and the search the rest.
+ENDGAME_POSITIONS_PER_SECOND: Final = 20_000
+ENDGAME_MOST_POSITIONS: Final = 20_000
 TAKE_ACTION: Final = Action(TAKE)
 PASS_ACTION: Final = Action(PASS)
 
@@ -257,17 +263,29 @@ class SearchBot:
                 return Action(ACCUSE, caught & -caught)
             if not any(action.kind != ACCUSE and heuristic.honest(state, action) for action in legal):
                 return heuristic.least_harm(legal)
+        started = time.process_time()
+        if exact_endgame(state):
+            # Heads-up with the stock empty the filled state is the true one: an exact solver, within a budget.
+            possible = [observation.possible(other) for other in range(observation.players)]
+            action = heuristic.decide(state, seat, possible)
+            budget = min(int(self.seconds * ENDGAME_POSITIONS_PER_SECOND), ENDGAME_MOST_POSITIONS)
+            proven = heuristic.proven_move(state, seat, action, legal, budget)
+            if proven is not None:
+                return proven
         moves = candidate_actions(state, seat)
         if len(moves) == 1:
             return moves[0]
         search_rng = random.Random(rng.getrandbits(64))
-        root = self.search(observation, moves, search_rng)
+        root = self.search(observation, moves, search_rng, self.seconds - (time.process_time() - started))
         best = max(moves, key=lambda move: _visits(root, seat, move))
         return best
 
-    def search(self, observation: Observation, moves: list[Action], rng: random.Random) -> Node:
+    def search(self, observation: Observation, moves: list[Action], rng: random.Random,
+               seconds: float | None = None) -> Node:
         """Iterate until the budget is spent, or until the most visited move can no longer be overtaken in
-        the iterations left (a move's visits, not its value, choose it)."""
+        the iterations left (a move's visits, not its value, choose it). ``seconds``: the CPU budget, if not
+        the bot's own (what the endgame solver left of it)."""
+        budget = self.seconds if seconds is None else seconds
         root = Node()
         seat = observation.seat
         started = time.process_time()
@@ -278,9 +296,9 @@ class SearchBot:
             if iteration and iteration % CHECK_EVERY == 0:
                 elapsed = time.process_time() - started
                 wall_elapsed = time.perf_counter() - wall_started
-                if elapsed >= self.seconds or wall_elapsed >= wall_seconds:
+                if elapsed >= budget or wall_elapsed >= wall_seconds:
                     break
-                left = min(self.iterations - iteration, iteration * (self.seconds - elapsed) / max(elapsed, 1e-9),
+                left = min(self.iterations - iteration, iteration * (budget - elapsed) / max(elapsed, 1e-9),
                            iteration * (wall_seconds - wall_elapsed) / max(wall_elapsed, 1e-9))
                 visits = sorted((child.visits for child in root.children.values()), reverse=True)
                 if len(visits) > 1 and visits[0] - visits[1] > left:

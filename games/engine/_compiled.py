@@ -23,6 +23,7 @@ COMPILED_SOURCES = (
     "games/bots/random_bot.py",
     "games/bots/heuristic.py",
     "games/bots/knowledge.py",
+    "games/bots/endgame.py",
     "games/bots/search.py",
 )
 HASH_FILE = "games/engine/.compiled-sources.sha256"
