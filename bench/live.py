@@ -55,6 +55,8 @@ class Tally:
     latencies_ms: list[float] = field(default_factory=list)
     actions: int = 0
     errors: list[str] = field(default_factory=list)
+    error_times: list[float] = field(default_factory=list)  # perf_counter() of each error
+    latency_times: list[float] = field(default_factory=list)  # perf_counter() of each latency's view
     finished_games: set[int] = field(default_factory=set)
     first_action_at: float | None = None
     last_view_at: float = 0.0
@@ -161,6 +163,7 @@ async def play_seat(
                 now = time.perf_counter()
                 if message["type"] == "game.error":
                     tally.errors.append(f"game {game_id}: {message['code']} {message['message']}")
+                    tally.error_times.append(now)
                     continue
                 if message["type"] != "game.view":
                     continue
@@ -168,6 +171,7 @@ async def play_seat(
                 tally.last_view_at = now
                 for answered in [s for s in sent_at if s < seq]:
                     tally.latencies_ms.append((now - sent_at.pop(answered)) * 1000)
+                    tally.latency_times.append(now)
                 if message["status"] == "finished":
                     if message["result"] is not None:
                         tally.finished_games.add(game_id)
@@ -187,6 +191,7 @@ async def play_seat(
                     await socket.send(json.dumps({"type": "action", "action": action, "seq": seq}))
     except Exception as error:
         tally.errors.append(f"game {game_id}: {type(error).__name__}: {error}")
+        tally.error_times.append(time.perf_counter())
 
 
 HANDSHAKES: asyncio.Semaphore

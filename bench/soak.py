@@ -5,8 +5,8 @@ The script starts what it measures (as bench/live.py does, whose helpers it uses
 Celery workers on PostgreSQL (a fresh `<name>_bench` database; by default `durak_soak_bench`) and Redis
 (REDIS_URL, by default db 8, emptied first: give it a database nobody else uses). It keeps `--games` games going for `--minutes`: a share of them bot against bot (played by the
 workers), the rest two scripted WebSocket clients each, thinking `--think-ms` between moves; a game that
-ends is replaced by a new one. Halfway, a Swiss tournament of `--swiss` bot entrants starts: its first
-round is paired and every game dealt at once, while the soak goes on.
+ends is replaced by a new one. Halfway, a Swiss tournament of `--swiss` bot entrants (registered before the
+soak's clock starts) starts: its first round is paired and every game dealt at once, while the soak goes on.
 
 Every 5 s it samples the resident memory of each process (Daphne, workers and their children, PostgreSQL,
 Redis) and the CPU time each used; at the end it prints throughput, latency of people's moves (sent to
@@ -131,9 +131,23 @@ def _finished(game_ids: list[int]) -> tuple[set[int], int]:
         connection.close()
 
 
-def _start_swiss(entrants: int) -> tuple[int, float]:
-    """A Swiss of `entrants` bot accounts, started by its director: (tournament id, seconds to pair and
-    deal round 1)."""
+def _timer_moves(game_ids: list[int], origin: float) -> list[float]:
+    """When (seconds after `origin`, a time.time()) the turn timer or the autopilot moved for a person in
+    these games: each is a move the script was too late for (the view reached it after the turn's time)."""
+    from django.db import connection
+    from django.db.models import Q
+
+    from games.models import ActionLog
+
+    try:
+        moves = ActionLog.objects.filter(Q(by_timer=True) | Q(by_autopilot=True), game_id__in=game_ids)
+        return sorted(at.timestamp() - origin for at in moves.values_list("at", flat=True))
+    finally:
+        connection.close()
+
+
+def _register_swiss(entrants: int) -> tuple[int, int]:
+    """A Swiss of `entrants` bot accounts, registered before the soak: (tournament id, its director's id)."""
     from django.db import connection
     from django.utils import timezone
 
@@ -141,7 +155,6 @@ def _start_swiss(entrants: int) -> tuple[int, float]:
     from accounts.roles import Role
     from accounts.services import bot_account_ensure, user_role_grant
     from tournaments import services as tournaments
-    from tournaments.models import Tournament
 
     try:
         stamp = time.monotonic_ns()
@@ -157,9 +170,24 @@ def _start_swiss(entrants: int) -> tuple[int, float]:
                 level=BotLevel.MEDIUM,
             )  # fmt: skip
             tournaments.tournament_register(tournament=tournament, user=bot, by=director)
+        return int(tournament.pk), int(director.pk)
+    finally:
+        connection.close()
+
+
+def _start_swiss(tournament_id: int, director_id: int) -> float:
+    """Its director starts the Swiss: seconds to pair round 1 and deal every game of it."""
+    from django.db import connection
+
+    from accounts.models import User
+    from tournaments import services as tournaments
+    from tournaments.models import Tournament
+
+    try:
+        director = User.objects.get(pk=director_id)
         started = time.perf_counter()
-        tournaments.tournament_start(tournament=Tournament.objects.get(pk=tournament.pk), by=director)
-        return int(tournament.pk), time.perf_counter() - started
+        tournaments.tournament_start(tournament=Tournament.objects.get(pk=tournament_id), by=director)
+        return time.perf_counter() - started
     finally:
         connection.close()
 
@@ -187,6 +215,7 @@ async def soak(urls: list[str], known: argparse.Namespace, watch: Watch) -> dict
     started_games: list[int] = []
     bot_ids: list[int] = []
     numbers = iter(range(10**9))
+    people_ids: list[int] = []
     people_tasks: set[asyncio.Task[None]] = set()
 
     async def new_people_games(count: int) -> None:
@@ -194,6 +223,7 @@ async def soak(urls: list[str], known: argparse.Namespace, watch: Watch) -> dict
             return
         for game_id, cookies in await asyncio.to_thread(create_games, count):
             started_games.append(game_id)
+            people_ids.append(game_id)
             url = urls[game_id % len(urls)]
             for cookie in cookies:
                 task = asyncio.create_task(
@@ -208,15 +238,18 @@ async def soak(urls: list[str], known: argparse.Namespace, watch: Watch) -> dict
         started_games.append(game_id)
         bot_ids.append(game_id)
 
-    for start in range(0, people_games, 20):
-        await new_people_games(min(20, people_games - start))
+    # The Swiss's entrants register before the clock starts; halfway its director starts it.
+    registered = await asyncio.to_thread(_register_swiss, known.swiss) if known.swiss else None
+    for start in range(0, people_games, 10):
+        await new_people_games(min(10, people_games - start))
     for _ in range(bot_games):
         await new_bot_game()
     # The soak's minutes count from when every game is going (dealing 300 games takes a while).
     deadline = time.monotonic() + known.minutes * 60
     first_sample = time.monotonic()
+    origin_perf, origin_wall = time.perf_counter(), time.time()
     swiss: dict[str, float | int] = {}
-    swiss_id: int | None = None
+    swiss_start: asyncio.Task[float] | None = None
     swiss_started_at = 0.0
     next_sample = 0.0
     reported_errors = 0
@@ -230,14 +263,16 @@ async def soak(urls: list[str], known: argparse.Namespace, watch: Watch) -> dict
                 f"{len(tally.finished_games)} finished, {tally.actions} people's moves, {len(tally.errors)} errors",
                 flush=True,
             )
-            for error in tally.errors[reported_errors : reported_errors + 3]:
-                print("  error:", error, flush=True)
+            for error, at in list(zip(tally.errors, tally.error_times))[reported_errors : reported_errors + 3]:
+                print(f"  error at {at - origin_perf:.0f} s:", error, flush=True)
             reported_errors = len(tally.errors)
-        if known.swiss and swiss_id is None and now >= deadline - known.minutes * 30:
-            swiss_id, swiss["swiss_pair_and_deal_s"] = await asyncio.to_thread(_start_swiss, known.swiss)
+        if registered is not None and swiss_start is None and now >= deadline - known.minutes * 30:
+            # On a thread of its own: the soak goes on sampling and replacing games meanwhile.
+            swiss_start = asyncio.create_task(asyncio.to_thread(_start_swiss, *registered))
             swiss_started_at = time.monotonic()
-        if swiss_id is not None and "swiss_round_s" not in swiss:
-            done, total = await asyncio.to_thread(_round_done, swiss_id)
+        if registered is not None and swiss_start is not None and swiss_start.done() and "swiss_round_s" not in swiss:
+            swiss["swiss_pair_and_deal_s"] = round(swiss_start.result(), 1)
+            done, total = await asyncio.to_thread(_round_done, registered[0])
             swiss["swiss_games"] = total
             if total and done == total:
                 swiss["swiss_round_s"] = round(time.monotonic() - swiss_started_at, 1)
@@ -247,13 +282,30 @@ async def soak(urls: list[str], known: argparse.Namespace, watch: Watch) -> dict
             bot_ids.remove(game_id)
             tally.finished_games.add(game_id)
             await new_bot_game()
-        await new_people_games(people_games - len(people_tasks) // 2)
+        # A few at a time, so that each game's players open their sockets soon after it is dealt (its first
+        # turn's timer runs from the deal), as players do who sat down in the lobby.
+        missing = people_games - len(people_tasks) // 2
+        for start in range(0, missing, 5):
+            await new_people_games(min(5, missing - start))
         await asyncio.sleep(1.0)
     watch.sample(time.monotonic() - first_sample)
     for task in list(people_tasks):
         task.cancel()
     _finished_ids, bot_moves = await asyncio.to_thread(_finished, list(set(started_games)))
+    timer_moves = await asyncio.to_thread(_timer_moves, people_ids, origin_wall)
     minutes = known.minutes
+    print("\npeople's moves by minute of the soak (latency from sending to the next version's view):")
+    by_minute: dict[int, list[float]] = {}
+    for latency, at in zip(tally.latencies_ms, tally.latency_times):
+        by_minute.setdefault(int((at - origin_perf) // 60), []).append(latency)
+    print_table(
+        ["minute", "moves", "p50_ms", "p99_ms", "max_ms", "errors", "timer_moves"],
+        [[minute, len(values), round(percentile(values, 0.5)), round(percentile(values, 0.99)), round(max(values)),
+          sum(1 for at in tally.error_times if int((at - origin_perf) // 60) == minute),
+          sum(1 for at in timer_moves if int(at // 60) == minute)]
+         for minute, values in sorted(by_minute.items())],
+    )  # fmt: skip
+    print()
     return {
         "soak_games_running": known.games,
         "soak_minutes": minutes,
@@ -263,7 +315,9 @@ async def soak(urls: list[str], known: argparse.Namespace, watch: Watch) -> dict
         "soak_p50_ms": round(percentile(tally.latencies_ms, 0.50), 1),
         "soak_p95_ms": round(percentile(tally.latencies_ms, 0.95), 1),
         "soak_p99_ms": round(percentile(tally.latencies_ms, 0.99), 1),
+        "soak_max_ms": round(max(tally.latencies_ms, default=0.0), 1),
         "soak_errors": len(tally.errors),
+        "soak_people_timer_moves": len(timer_moves),
         **swiss,
     }
 

@@ -18,7 +18,7 @@ import os
 import uuid
 from typing import Any
 
-from celery import Celery, Task
+from celery import Celery, Task, signals
 from celery.contrib.django.task import DjangoTask
 from celery.result import AsyncResult
 from django.utils import timezone
@@ -143,3 +143,14 @@ app.conf.update(
     broker_transport_options={"visibility_timeout": _REDIS_VISIBILITY_TIMEOUT_S},
 )
 app.autodiscover_tasks()
+
+
+@signals.task_prerun.connect
+def _fresh_connections(sender: Task | None = None, **_: Any) -> None:
+    """Before a worker's task: give the pool back any connection that failed or outlived its age, as
+    Django does at the start of a request (settings.CELERY_DB_REUSE_MAX keeps the pool itself)."""
+    request = getattr(sender, "request", None)
+    if request is not None and not getattr(request, "is_eager", False):
+        from django.db import close_old_connections
+
+        close_old_connections()

@@ -11,6 +11,8 @@ language (games.selectors.message_in_language).
 from __future__ import annotations
 
 import asyncio
+import os
+import threading
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -36,16 +38,39 @@ def remember_server_loop() -> None:
     _server_loop = asyncio.get_running_loop()
 
 
+# A process without consumers (a Celery worker) sends on a loop of its own that lives as long as the
+# process: `async_to_sync` would start a thread and a loop for each message, and the Redis layers keep
+# their connections per loop, so each bot move paid for a new connection to Redis. (pid, loop): a forked
+# worker child starts its own.
+_sending: tuple[int, asyncio.AbstractEventLoop] | None = None
+_sending_lock = threading.Lock()
+
+
+def _sending_loop() -> asyncio.AbstractEventLoop:
+    global _sending
+    with _sending_lock:
+        if _sending is None or _sending[0] != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="channel-layer-sends", daemon=True).start()
+            _sending = (os.getpid(), loop)
+        return _sending[1]
+
+
 def _run(send: Callable[[], Awaitable[None]]) -> None:
     loop = _server_loop
-    if isinstance(get_channel_layer(), InMemoryChannelLayer) and loop is not None and loop.is_running():
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is not loop:
-            asyncio.run_coroutine_threadsafe(send(), loop).result(timeout=SEND_TIMEOUT_S)  # type: ignore[arg-type]
-            return
+    serving = loop is not None and loop.is_running()
+    if isinstance(get_channel_layer(), InMemoryChannelLayer):
+        if serving:
+            try:
+                running = asyncio.get_running_loop()
+            except RuntimeError:
+                running = None
+            if running is not loop:
+                asyncio.run_coroutine_threadsafe(send(), loop).result(timeout=SEND_TIMEOUT_S)  # type: ignore[arg-type]
+                return
+    elif not serving:
+        asyncio.run_coroutine_threadsafe(send(), _sending_loop()).result(timeout=SEND_TIMEOUT_S)  # type: ignore[arg-type]
+        return
     async_to_sync(send)()
 
 

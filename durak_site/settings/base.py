@@ -148,6 +148,11 @@ CELERY_BROKER_URL = BACKENDS.celery_broker_url
 CELERY_RESULT_BACKEND = BACKENDS.celery_result_backend
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Celery's Django fixup closes a prefork worker's database connections before and after every task, and
+# with Django's connection pool it closes the whole pool: each task then started a new pool (its threads)
+# and a new PostgreSQL connection, most of a bot move's CPU in bench/soak.py. It closes them every this
+# many tasks instead; each task still gives back a connection that failed or grew old (durak_site.celery).
+CELERY_DB_REUSE_MAX = 500
 # games.recovery: how often beat sweeps for games whose next task was lost (a broker restarted empty, a
 # worker killed), and how long a bot seat may stay silent before its move is scheduled again. Beat's
 # schedule (durak_site/celery.py) reads the same variable.
