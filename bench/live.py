@@ -48,6 +48,7 @@ from bench._common import REPOSITORY_ROOT, parse_args, print_table, write_report
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/durak"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/7"
 GAME_TIMEOUT_S = 600
+WINDOW_S = 20  # the latency table's rows
 
 
 @dataclass
@@ -326,6 +327,16 @@ def main() -> None:
     rows.append(["cpu_ms_per_action_clients", round(client_cpu * per_action, 2)])
     rows.append(["server_tracebacks", tracebacks])
     print_table(["figure", "value"], rows)
+    if tally.latencies_ms and tally.first_action_at is not None:
+        print(f"\nlatency by {WINDOW_S} s of play (from the first action sent to the view answering it):")
+        windows: dict[int, list[float]] = {}
+        for latency, at in zip(tally.latencies_ms, tally.latency_times):
+            windows.setdefault(int((at - tally.first_action_at) // WINDOW_S), []).append(latency)
+        print_table(
+            ["from_s", "actions", "p50_ms", "p99_ms", "max_ms"],
+            [[window * WINDOW_S, len(values), round(percentile(values, 0.5)), round(percentile(values, 0.99)),
+              round(max(values))] for window, values in sorted(windows.items())],
+        )  # fmt: skip
     for error in tally.errors[:10]:
         print("error:", error)
     if first_traceback:

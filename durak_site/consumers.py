@@ -1,13 +1,35 @@
-"""A WebSocket that answers pings, through the channel layer, so clients and probes can test the live stack."""
+"""The base of the site's WebSocket consumers, and a WebSocket that answers pings, through the channel layer,
+so clients and probes can test the live stack."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 
-class PingConsumer(AsyncJsonWebsocketConsumer):
+class LiveConsumer(AsyncJsonWebsocketConsumer):
+    """A consumer whose messages may meet a socket that the other side has just closed: a group event (a
+    move's view) taken from the channel layer before Daphne told the consumer of the close. Daphne then
+    raises autobahn's Disconnected from the send; there is nobody left to tell, and the disconnect handler
+    runs next, so the message is dropped instead of ending the consumer with a traceback."""
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            pass
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        # Channels' send_json calls the send above this class's, not this one.
+        try:
+            await super().send_json(content, close=close)
+        except Disconnected:
+            pass
+
+
+class PingConsumer(LiveConsumer):
     """Echoes {"type": "ping", "payload": ...} as {"type": "pong", ...}.
 
     The answer goes out through the channel layer (to this consumer's own channel) rather than straight

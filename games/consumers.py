@@ -21,11 +21,11 @@ from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from durak_site.consumers import LiveConsumer
 from games import selectors, services
 from games.broadcast import LOBBY_GROUP, game_group, remember_server_loop, view_in_event
 from games.models import Game
@@ -75,7 +75,7 @@ def _game_writer(function: Any) -> Any:
     return database_sync_to_async(function, thread_sensitive=False, executor=GAME_WRITERS)
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class GameConsumer(LiveConsumer):
     game_id: int
     seat: int | None
     group: str
@@ -204,7 +204,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(self._message_of(event))
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(LiveConsumer):
     async def connect(self) -> None:
         remember_server_loop()
         self.budget = MessageBudget()

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from durak_site.consumers import LiveConsumer
 from games.broadcast import remember_server_loop
 from tournaments.broadcast import tournament_group
 from tournaments.models import Tournament
@@ -18,7 +18,7 @@ from tournaments.models import Tournament
 CLOSE_NO_TOURNAMENT = 4404
 
 
-class TournamentConsumer(AsyncJsonWebsocketConsumer):
+class TournamentConsumer(LiveConsumer):
     group: str
 
     async def connect(self) -> None:

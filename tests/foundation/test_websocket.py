@@ -65,3 +65,35 @@ async def test_an_unknown_path_is_refused() -> None:
     communicator = WebsocketCommunicator(application, "/ws/nothing-here/", headers=[LOCAL_ORIGIN])
     with pytest.raises(ValueError, match="No route found"):
         await communicator.connect()
+
+
+@pytest.mark.asyncio
+async def test_a_message_to_a_socket_closed_meanwhile_is_dropped_not_raised() -> None:
+    """Daphne raises autobahn's Disconnected when a consumer sends on a socket its client has just closed
+    (a move's view taken from the group before the close reached the consumer); the consumer drops the
+    message. Any other failure of a send still raises."""
+    from autobahn.exception import Disconnected
+
+    from durak_site.consumers import LiveConsumer
+
+    sent: list[dict[str, object]] = []
+    failure: list[Exception] = [Disconnected("Attempt to send on a closed protocol")]
+
+    async def base_send(message: dict[str, object]) -> None:
+        if failure:
+            raise failure[0]
+        sent.append(message)
+
+    consumer = LiveConsumer()
+    consumer.base_send = base_send
+    await consumer.send_json({"type": "game.view"})
+    await consumer.send(text_data="{}")
+    assert sent == []
+
+    failure[0] = ValueError("Socket has not been accepted, so cannot send over it")
+    with pytest.raises(ValueError):
+        await consumer.send_json({"type": "game.view"})
+
+    failure.clear()
+    await consumer.send_json({"type": "game.view"})
+    assert sent == [{"type": "websocket.send", "text": '{"type": "game.view"}'}]
