@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -71,6 +72,16 @@ def database_settings(
 CHANNEL_LAYER_SOCKET_TIMEOUT_S = 20
 
 
+def _redis_database(redis_url: str) -> int:
+    """The database number a redis:// URL names (its path, or `?db=`; 0 when it names none)."""
+    parsed = urlsplit(redis_url)
+    named = parsed.path.strip("/") or parse_qs(parsed.query).get("db", ["0"])[0]
+    try:
+        return int(named)
+    except ValueError:
+        raise ImproperlyConfigured(f"REDIS_URL names no database number: {redis_url!r}") from None
+
+
 def channel_layer_settings(*, redis_url: str | None, kind: str = "") -> dict[str, Any]:
     """The channel layer: in memory without Redis; with Redis, channels-redis's Pub/Sub layer, or with
     `kind` "lists" (CHANNEL_LAYER=lists) its older layer of one Redis list a channel."""
@@ -79,6 +90,11 @@ def channel_layer_settings(*, redis_url: str | None, kind: str = "") -> dict[str
         return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
     if kind not in ("", "pubsub", "lists"):
         raise ImproperlyConfigured(f"CHANNEL_LAYER must be pubsub or lists, not {kind!r}")
+    # Redis's Pub/Sub channels belong to the whole server, not to one of its numbered databases: two sites
+    # on one Redis (a staging copy on db 2, say, or a benchmark beside the tests) would hear each other's
+    # group messages, and a player could be sent another site's game of the same id. The prefix names the
+    # database, so each site hears only its own.
+    prefix = f"durak.{_redis_database(redis_url)}."
     if kind != "lists":
         # A group message is one PUBLISH, received once by each server process with sockets in the group,
         # which hands it to them; the list layer pushes a copy to each socket's list and each process
@@ -87,7 +103,7 @@ def channel_layer_settings(*, redis_url: str | None, kind: str = "") -> dict[str
         # (the game page asks for its view again after a silence; a move's answer is the next view).
         return {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [{"address": redis_url}], "prefix": "durak"},
+            "CONFIG": {"hosts": [{"address": redis_url}], "prefix": prefix},
         }
     # channels-redis waits for a socket's next message with a blocking pop of up to 5 s (brpop_timeout);
     # redis-py 8 gives up reading any socket after 5 s by default, so an idle socket's wait could end in
@@ -96,7 +112,7 @@ def channel_layer_settings(*, redis_url: str | None, kind: str = "") -> dict[str
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {
             "hosts": [{"address": redis_url, "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT_S}],
-            "prefix": "durak",
+            "prefix": prefix,
             "capacity": 1500,
             "expiry": 30,
         },

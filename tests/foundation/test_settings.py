@@ -14,6 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 from durak_site.environment import (
     DEVELOPMENT_SECRET_KEY,
     backends_from_environment,
+    channel_layer_settings,
     production_settings_check,
 )
 from tests.processes import PROJECT_DIR
@@ -63,6 +64,11 @@ def test_database_and_redis_urls_mean_postgresql_redis_layer_and_a_real_broker()
     layer = backends.channel_layers["default"]
     assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert layer["CONFIG"]["hosts"] == [{"address": "redis://cache.internal:6379/2"}]
+    # Pub/Sub channels are the Redis server's, not a database's: the prefix names the database, so sites on
+    # other databases of the same Redis never hear this one's games.
+    assert layer["CONFIG"]["prefix"] == "durak.2."
+    assert channel_layer_settings(redis_url="redis://cache.internal:6379")["CONFIG"]["prefix"] == "durak.0."
+    assert channel_layer_settings(redis_url="redis://cache.internal:6379?db=5")["CONFIG"]["prefix"] == "durak.5."
     # CHANNEL_LAYER=lists: the layer of a Redis list a channel, whose socket outwaits its 5 s blocking pop.
     lists = backends_from_environment(
         {"REDIS_URL": "redis://cache.internal:6379/2", "CHANNEL_LAYER": "lists"}, base_dir=BASE_DIR
