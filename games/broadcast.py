@@ -56,22 +56,29 @@ def _sending_loop() -> asyncio.AbstractEventLoop:
         return _sending[1]
 
 
-def _run(send: Callable[[], Awaitable[None]]) -> None:
+def _loop_for_sending() -> asyncio.AbstractEventLoop | None:
+    """The loop a synchronous caller's message must go out on, or None where `async_to_sync` serves: with
+    the in-memory layer the server's loop (its queues live there) unless the caller runs on it; with Redis,
+    outside a server, the process's own sending loop."""
     loop = _server_loop
     serving = loop is not None and loop.is_running()
-    if isinstance(get_channel_layer(), InMemoryChannelLayer):
-        if serving:
-            try:
-                running = asyncio.get_running_loop()
-            except RuntimeError:
-                running = None
-            if running is not loop:
-                asyncio.run_coroutine_threadsafe(send(), loop).result(timeout=SEND_TIMEOUT_S)  # type: ignore[arg-type]
-                return
-    elif not serving:
-        asyncio.run_coroutine_threadsafe(send(), _sending_loop()).result(timeout=SEND_TIMEOUT_S)  # type: ignore[arg-type]
-        return
-    async_to_sync(send)()
+    if not isinstance(get_channel_layer(), InMemoryChannelLayer):
+        return None if serving else _sending_loop()
+    if not serving:
+        return None
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    return None if running is loop else loop
+
+
+def _run(send: Callable[[], Awaitable[None]]) -> None:
+    loop = _loop_for_sending()
+    if loop is None:
+        async_to_sync(send)()
+    else:
+        asyncio.run_coroutine_threadsafe(send(), loop).result(timeout=SEND_TIMEOUT_S)  # type: ignore[arg-type]
 
 
 def game_group(game_id: int) -> str:
