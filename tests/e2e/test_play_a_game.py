@@ -27,7 +27,7 @@ CHROMIUM_ARGS = [
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 SCREENSHOT_DIR = os.environ.get("BROWSER_SCREENSHOT_DIR")  # set it to look at the pages
-GAME_TIMEOUT_S = 150
+GAME_TIMEOUT_S = 300  # a three-player perevodnoy game of random clicks can run past 500 moves
 
 
 @pytest.fixture

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -96,4 +98,5 @@ async def test_a_message_to_a_socket_closed_meanwhile_is_dropped_not_raised() ->
 
     failure.clear()
     await consumer.send_json({"type": "game.view"})
-    assert sent == [{"type": "websocket.send", "text": '{"type": "game.view"}'}]
+    assert [message["type"] for message in sent] == ["websocket.send"]
+    assert json.loads(str(sent[0]["text"])) == {"type": "game.view"}

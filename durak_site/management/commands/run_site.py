@@ -38,7 +38,7 @@ WEBSOCKET_CONNECT_TIMEOUT_S = 30
 
 def daphne_command(host: str, port: int) -> list[str]:
     """The command line of a Daphne process serving the site (run_site, the tests' and benches' servers)."""
-    return [sys.executable, "-m", "daphne", "-b", host, "-p", str(port),
+    return [sys.executable, "-m", "durak_site.serve", "-b", host, "-p", str(port),
             "--websocket_connect_timeout", str(WEBSOCKET_CONNECT_TIMEOUT_S), "durak_site.asgi:application"]  # fmt: skip
 
 
