@@ -429,3 +429,33 @@ def test_a_played_games_seats_are_read_again_only_when_their_sockets_change(
     finished = _play_out(Game.objects.get(pk=game.pk))
     with django_assert_num_queries(1):
         game_seats(finished)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_timer_that_plays_for_several_seats_writes_each_move_with_the_game() -> None:
+    """A timer may play for several seats at once (both throwers pass after a take): the game's row and
+    one log row a move are written together, and the stored record replays to the state the game is in."""
+    players = [person(), person(), person()]
+    three = table(players[0], seats=3)
+    for player in players:
+        services.table_join(table=three, user=player)
+    game = latest_game(three)
+    services.game_timeout(game_id=game.pk, seq=0)  # the leader leads his lowest card
+    services.game_timeout(game_id=game.pk, seq=1)  # the defender takes
+    game.refresh_from_db()
+    throwers = waiting_seats(state_of(game))
+    assert len(throwers) == 2
+
+    services.game_timeout(game_id=game.pk, seq=2)  # both throwers pass
+    game.refresh_from_db()
+    logged = list(ActionLog.objects.filter(game=game).order_by("seq"))
+    assert [(row.seq, row.by_timer) for row in logged] == [(0, True), (1, True), (2, True), (3, True)]
+    assert sorted(row.seat for row in logged[2:]) == sorted(throwers)
+    assert [row.action["type"] for row in logged[1:]] == ["take", "pass", "pass"]
+    assert game.seq == 4 and game.status == GameStatus.PLAYING and game.deadline is not None
+    assert [{"seat": row.seat, **row.action, "timer": True} for row in logged] == game.record["actions"]
+    assert game.timeouts == [sum(row.seat == seat for row in logged) for seat in range(3)]
+    actions = [{key: value for key, value in raw.items() if key != "timer"} for raw in game.record["actions"]]
+    replayed = replay_record(load_record({**game.record, "actions": actions}))
+    assert replayed.ok and replayed.state is not None
+    assert replayed.state.to_json() == state_of(game).to_json()
