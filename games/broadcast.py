@@ -16,6 +16,7 @@ import threading
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
@@ -93,10 +94,13 @@ def game_event(*, game: Game, seats: Sequence[Seat], state: State, result: Resul
     common = view_common(game=game, seats=seats, state=state, result=result)
     views = [view_for_seat(common, state, seat) for seat in range(game.players)]
     views.append(view_for_seat(common, state, None))
+    readers = [{key: value for key, value in view.items() if common.get(key, _NONE) is not value} for view in views]
+    # The log's entries, the bulk of the event, as one blob: the channel layer unpacks the event once for
+    # each socket, the blob is unpacked once a version in each process (selectors.message_in_language).
     return {
         "type": "game.view",
-        "common": common,
-        "readers": [{key: value for key, value in view.items() if common.get(key, _NONE) is not value} for view in views],
+        "common": {**common, "log_entries": orjson.dumps(common["log_entries"])},
+        "readers": readers,
     }
 
 

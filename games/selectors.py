@@ -12,6 +12,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
@@ -210,24 +211,44 @@ def view_payload(
     return view_for_seat(view_common(game=game, seats=seats, state=state, result=result), state, seat)
 
 
-# The log in words of a game's latest versions, by (game, deal's commitment, version, language, names,
-# entries): every socket of a game in a process gets the same log after each move (the log is part of
-# every reader's view). The commitment, random for each deal, tells apart games that reuse an id.
+# The log in words of each game's latest version in this process, by (game, deal's commitment, language,
+# names): every socket of a game in a process gets the same log after each move (the log is part of every
+# reader's view), and the next version's log has the same lines but the newest, so only those are put in
+# words. The commitment, random for each deal, tells apart games that reuse an id. A line never changes
+# once written (an entry's `seq` is its place in the record).
 _LOGS_CACHED = 4096
-_logs: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+_logs: dict[tuple[Any, ...], tuple[Any, list[dict[str, Any]]]] = {}
+_logs_lock = threading.Lock()
+
+
+def log_entries_of(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """The payload's log entries; a game's group event carries them as one JSON blob (games.broadcast), which
+    each server unpacks once a version rather than each socket's consumer once a message."""
+    entries = payload["log_entries"]
+    return orjson.loads(entries) if isinstance(entries, bytes) else entries
 
 
 def message_in_language(payload: dict[str, Any], language: str) -> dict[str, Any]:
     """The protocol's game.view: the payload with its log in the reader's language."""
     message = {key: value for key, value in payload.items() if key not in ("log_entries", "names")}
-    entries, names = payload["log_entries"], payload["names"]
-    key = (payload.get("game"), payload.get("commitment"), payload.get("seq"), language, tuple(names), len(entries))
-    log = _logs.get(key)
-    if log is None:
-        log = log_lines(entries, names, language)
-        if len(_logs) >= _LOGS_CACHED:
+    names = payload["names"]
+    key = (payload.get("game"), payload.get("commitment"), language, tuple(names))
+    version = payload.get("seq")
+    with _logs_lock:
+        cached = _logs.get(key)
+    if cached is not None and cached[0] == version:
+        message["log"] = cached[1]
+        return message
+    entries = log_entries_of(payload)
+    known = {line["seq"]: line for line in cached[1]} if cached is not None else {}
+    missing = [entry for entry in entries if entry["seq"] not in known]
+    if missing:
+        known.update((line["seq"], line) for line in log_lines(missing, names, language))
+    log = [known[entry["seq"]] for entry in entries]
+    with _logs_lock:
+        if key not in _logs and len(_logs) >= _LOGS_CACHED:
             _logs.clear()
-        _logs[key] = log
+        _logs[key] = (version, log)
     message["log"] = log
     return message
 

@@ -28,6 +28,7 @@ from games.engine.actions import action_from_json
 from games.engine.cards import card_name, names
 from games.engine.state import State
 from games.models import Game, GameStatus
+from games.selectors import log_entries_of
 from games.logtext import log_lines
 from tests.games.factories import latest_game, person, table
 
@@ -109,8 +110,9 @@ def _check_game(game: Game, sent: list[tuple[str, dict[str, Any]]]) -> int:
     received = [
         (reader, view_in_event(event, reader)) for group, event in sent if group == game_group(game.pk) for reader in readers
     ]
-    for reader, payload in received:
+    for reader, event_payload in received:
         group = f"seat {reader}"
+        payload = {**event_payload, "log_entries": log_entries_of(event_payload)}  # the event's blob, unpacked
         seq = min(payload["seq"], len(states) - 1)
         state = states[seq]
         seat = payload["seat"]

@@ -459,3 +459,42 @@ def test_a_timer_that_plays_for_several_seats_writes_each_move_with_the_game() -
     replayed = replay_record(load_record({**game.record, "actions": actions}))
     assert replayed.ok and replayed.state is not None
     assert replayed.state.to_json() == state_of(game).to_json()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_version_s_log_in_words_is_the_whole_log_put_in_words_afresh() -> None:
+    """The views' log is put in words a version at a time, reusing the lines of the game's previous version
+    in this process (and unpacked from the group event's blob): each version's log must be the same as
+    putting its entries in words from nothing, in both languages, up to a surrender."""
+    from games import broadcast, selectors
+    from games.logtext import log_lines
+
+    anna, boris = person(), person()
+    heads_up = table(anna)
+    services.table_join(table=heads_up, user=anna)
+    services.table_join(table=heads_up, user=boris)
+    game = latest_game(heads_up)
+    selectors._logs.clear()
+    checked = 0
+    for step in range(70):
+        game.refresh_from_db()
+        if step == 60:
+            services.game_surrender(game_id=game.pk, user=anna, seq=game.seq)
+            game.refresh_from_db()
+        seats = selectors.game_seats(game)
+        event = broadcast.game_event(game=game, seats=seats, state=state_of(game), result=None)
+        assert isinstance(event["common"]["log_entries"], bytes)
+        for language in ("ru", "en"):
+            for seat in (0, 1, None):
+                payload = broadcast.view_in_event(event, seat)
+                message = selectors.message_in_language(payload, language)
+                entries = selectors.log_entries_of(payload)
+                assert message["log"] == log_lines(entries, payload["names"], language)
+                assert "log_entries" not in message and "names" not in message
+                checked += 1
+        if game.status != GameStatus.PLAYING:
+            break
+        services.game_timeout(game_id=game.pk, seq=game.seq)
+    assert checked >= 6 * 30
+    final = selectors.message_in_language(payload, "en")["log"]
+    assert final[-1]["text"].endswith("surrenders") and len(final) == selectors.LOG_LINES  # the window slid
