@@ -28,7 +28,6 @@ from django.utils.translation import gettext_lazy as _
 from durak_site.consumers import LiveConsumer
 from games import selectors, services
 from games.broadcast import LOBBY_GROUP, game_group, remember_server_loop, view_in_event
-from games.models import Game
 from games.services import GameActionError, error_message
 
 CLOSE_NO_GAME = 4404
@@ -113,18 +112,10 @@ class GameConsumer(LiveConsumer):
             await self._send_current_view()
 
     def _admit(self, user: Any, token: str) -> tuple[bool, int | None] | None:
-        game = Game.objects.select_related("table").filter(pk=self.game_id).first()
-        if game is None:
-            return None
-        seat = selectors.table_seat_of(table=game.table, user=user)
-        if seat is not None and seat.number < game.players:
-            return True, seat.number
-        table = game.table
-        return (not table.private or token == table.link_token), None
+        return selectors.game_admission(game_id=self.game_id, user=user, token=token)
 
     def _count_connection(self, user: Any, change: int) -> None:
-        game = Game.objects.select_related("table").get(pk=self.game_id)
-        services.seat_connected(game=game, user=user, change=change)
+        services.seat_connected_to(game_id=self.game_id, user=user, change=change)
 
     async def disconnect(self, code: int) -> None:
         if self.group:
@@ -179,12 +170,7 @@ class GameConsumer(LiveConsumer):
         await self.send_json(message)
 
     def _current_view(self) -> dict[str, Any]:
-        game = Game.objects.select_related("table").get(pk=self.game_id)
-        seats = selectors.game_seats(game)
-        payload = selectors.view_payload(
-            game=game, seats=seats, state=selectors.state_of(game), seat=self.seat, result=selectors.game_result(game)
-        )
-        return selectors.message_in_language(payload, self.language)
+        return selectors.game_view_of_seat(game_id=self.game_id, seat=self.seat, language=self.language)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections before every message it dispatches: a hop to its one

@@ -78,6 +78,19 @@ def table_seat_of(*, table: Table, user: User | None) -> Seat | None:
     return Seat.objects.filter(table=table, user=user, bot_level="").first()
 
 
+def game_admission(*, game_id: int, user: User | None, token: str) -> tuple[bool, int | None] | None:
+    """Who a socket opened on a game is: None when there is no such game; else (admitted, seat): a person
+    seated in the game plays his seat; anyone else watches, a private table's game only with its link."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None:
+        return None
+    seat = table_seat_of(table=game.table, user=user)
+    if seat is not None and seat.number < game.players:
+        return True, seat.number
+    table = game.table
+    return (not table.private or token == table.link_token), None
+
+
 # The seats of games being played, as read at a `Game.seats_version`: every move needs them (who may move,
 # the names and "connected" in the views), and the query (a join with the accounts) cost a move's service
 # about a third of its time, mostly in building the SQL. (game id, commitment) -> (seats_version, seats):
@@ -277,6 +290,13 @@ def game_view_for(*, game: Game, user: User | None, language: str | None = None)
         mine = next((one.number for one in seats if one.user_id == user.pk and not one.is_bot), None)
     payload = view_payload(game=game, seats=seats, state=state_of(game), seat=mine, result=game_result(game))
     return message_in_language(payload, language or user_language(user))
+
+
+def game_view_of_seat(*, game_id: int, seat: int | None, language: str) -> dict[str, Any]:
+    """The game.view message of a socket that has its seat (None: a spectator's), as the game stands."""
+    game = Game.objects.select_related("table").get(pk=game_id)
+    payload = view_payload(game=game, seats=game_seats(game), state=state_of(game), seat=seat, result=game_result(game))
+    return message_in_language(payload, language)
 
 
 def game_log_lines(*, game: Game, language: str) -> list[dict[str, Any]]:

@@ -841,6 +841,12 @@ def game_finalised(*, game: Game) -> Result | None:
 
 
 @transaction.atomic
+def seat_connected_to(*, game_id: int, user: User, change: int) -> int | None:
+    """`seat_connected` for a socket that knows its game's id only."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    return None if game is None else seat_connected(game=game, user=user, change=change)
+
+
 def seat_connected(*, game: Game, user: User, change: int) -> int | None:
     """Count a person's open sockets at his seat (+1 on connect, -1 on disconnect); the seat, or None."""
     if user is None or not user.is_authenticated:
