@@ -492,38 +492,57 @@ def _fields(model: type[models.Model], names: Sequence[str]) -> list[models.Fiel
     return [field for name in names if isinstance(field := model._meta.get_field(name), models.Field)]
 
 
+# The write's SQL by database vendor and number of new log rows, built once (see _write_game).
+_WRITE_SQL: dict[tuple[str, int], tuple[str, ...]] = {}
+
+
+def _write_sql(rows: int) -> tuple[str, ...]:
+    """The statements that write the game's changed fields and ``rows`` new action log rows: on PostgreSQL
+    one (the inserts in a WITH of the update), elsewhere the insert (if any) and then the update."""
+    key = (connection.vendor, rows)
+    statements = _WRITE_SQL.get(key)
+    if statements is None:
+        quote = connection.ops.quote_name
+        fields = _fields(Game, GAME_CHANGED_FIELDS)
+        update = (
+            f"UPDATE {quote(Game._meta.db_table)} SET {', '.join(f'{quote(field.column)} = %s' for field in fields)}"
+            f" WHERE {quote('id')} = %s"
+        )
+        if rows:
+            log_fields = _fields(ActionLog, LOG_FIELDS)
+            row = f"({', '.join(['%s'] * len(log_fields))})"
+            insert = (
+                f"INSERT INTO {quote(ActionLog._meta.db_table)} ({', '.join(quote(field.column) for field in log_fields)})"
+                f" VALUES {', '.join([row] * rows)}"
+            )
+            statements = (f"WITH logged AS ({insert}) {update}",) if connection.vendor == "postgresql" else (insert, update)
+        else:
+            statements = (update,)
+        _WRITE_SQL[key] = statements
+    return statements
+
+
 def _write_game(game: Game, logged: Sequence[ActionLog]) -> None:
     """The game row's changed fields and its new action log rows, in one statement on PostgreSQL (the
     inserts in a WITH of the update), in one for each elsewhere. Written out rather than through
-    `save()` and `create()`: the ORM compiled both statements anew for every move."""
-    quote = connection.ops.quote_name
-    fields = _fields(Game, GAME_CHANGED_FIELDS)
-    update = (
-        f"UPDATE {quote(Game._meta.db_table)} SET {', '.join(f'{quote(field.column)} = %s' for field in fields)}"
-        f" WHERE {quote('id')} = %s"
-    )
-    update_values = [field.get_db_prep_save(getattr(game, field.attname), connection) for field in fields]
+    `save()` and `create()`: the ORM compiled both statements anew for every move; the text is built once
+    for each number of log rows (`_write_sql`)."""
+    update_values = [
+        field.get_db_prep_save(getattr(game, field.attname), connection) for field in _fields(Game, GAME_CHANGED_FIELDS)
+    ]
     update_values.append(game.pk)
-    statements: list[tuple[str, list[Any]]] = []
-    if logged:
+    statements = _write_sql(len(logged))
+    if not logged:
+        values = [update_values]
+    else:
         log_fields = _fields(ActionLog, LOG_FIELDS)
-        row = f"({', '.join(['%s'] * len(log_fields))})"
-        insert = (
-            f"INSERT INTO {quote(ActionLog._meta.db_table)} ({', '.join(quote(field.column) for field in log_fields)})"
-            f" VALUES {', '.join([row] * len(logged))}"
-        )
         insert_values = [
             field.get_db_prep_save(getattr(one, field.attname), connection) for one in logged for field in log_fields
         ]
-        if connection.vendor == "postgresql":
-            statements.append((f"WITH logged AS ({insert}) {update}", [*insert_values, *update_values]))
-        else:
-            statements += [(insert, insert_values), (update, update_values)]
-    else:
-        statements.append((update, update_values))
+        values = [[*insert_values, *update_values]] if len(statements) == 1 else [insert_values, update_values]
     with connection.cursor() as cursor:
-        for sql, values in statements:
-            cursor.execute(sql, values)
+        for sql, params in zip(statements, values, strict=True):
+            cursor.execute(sql, params)
 
 
 def _save_game(game: Game, state: State, logged: Sequence[ActionLog] = ()) -> float | None:
