@@ -1,0 +1,115 @@
+"""What holds the search bot back: the search against the heuristic on mirrored heads-up podkidnoy deals, as it
+is and given the other hand.
+
+A diagnostic beside bench/bots.py, not one of DESIGN.md's figures. Two arms play the same deals (each deal
+from both seats, the same seeds): ``search`` is the search bot deciding from its observation, as at a table;
+``sighted`` is the same bot given an observation in which every card of the other hand counts as seen (only the
+stock's order stays unknown). If the sighted search is not much stronger, better guesses about the other hand
+(inference from his play) cannot make the search much stronger either: its limit is the worth of its playouts.
+
+Figures: ``winrate_search``, ``winrate_sighted`` (each arm's share of its decided games against the
+heuristic), ``s_per_move_search``, ``s_per_move_sighted`` (CPU seconds a move asked).
+
+Usage: ``python bench/search_probe.py [--quick] [--json PATH] [--deals=N] [--seconds=S]`` (200 deals, 0.1 CPU
+seconds a move and 20,000 iterations at most; 2 worker processes). About 12 minutes on two cores with the
+defaults. ``--quick``: 4 deals at 0.02 s, to check that it runs.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._common import parse_args, print_table, write_report
+from games.bots import heuristic
+from games.bots.arena import new_state, play_game
+from games.bots.knowledge import Observation, observe
+from games.bots.search import SearchBot
+from games.engine.actions import Action
+from games.engine.rules import preset_rules
+from games.engine.simulate import wilson_interval
+from games.engine.state import State
+
+ARMS = ("search", "sighted")
+EVERY_CARD = (1 << 36) - 1
+ITERATIONS = 20_000
+
+
+@dataclass(frozen=True)
+class Task:
+    arm: str
+    game: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Outcome:
+    arm: str
+    won: bool | None  # None: a draw
+    seconds: float
+    moves: int
+
+
+def play_task(task: Task) -> Outcome:
+    """Game 2k and 2k + 1 share a deal, the search's seat swapped."""
+    state = new_state(preset_rules("podkidnoy"), 2, f"search-probe:{task.game // 2}")
+    seat = task.game % 2
+    search = SearchBot(seconds=task.seconds, iterations=ITERATIONS)
+
+    def sighted(_observation: Observation, rng: random.Random, game: State = state) -> Action:
+        return search(observe(game, seat, EVERY_CARD), rng)
+
+    bot = sighted if task.arm == "sighted" else search
+    bots = [bot, heuristic.choose] if seat == 0 else [heuristic.choose, bot]
+    record = play_game(state, bots, random.Random(f"search-probe:{task.game}"), check=False)
+    result = state.result
+    won = None if result is None or result["durak"] is None else result["durak"] != seat
+    return Outcome(task.arm, won, record.seconds[seat], record.decisions[seat])
+
+
+def main() -> None:
+    options = [arg for arg in sys.argv[1:] if not arg.startswith(("--deals", "--seconds"))]
+    args = parse_args(__doc__.splitlines()[0] if __doc__ else "search probe", options)
+    deals, seconds = (4, 0.02) if args.quick else (200, 0.1)
+    for arg in sys.argv[1:]:
+        if arg.startswith("--deals="):
+            deals = int(arg.split("=", 1)[1])
+        if arg.startswith("--seconds="):
+            seconds = float(arg.split("=", 1)[1])
+    tasks = [Task(arm, game, seconds) for game in range(2 * deals) for arm in ARMS]
+    print(f"search probe: {deals} deals from both seats, {seconds:g} CPU s a move, {len(tasks)} games", flush=True)
+    started = time.monotonic()
+    outcomes: list[Outcome] = []
+    with multiprocessing.Pool(2) as pool:
+        for outcome in pool.imap_unordered(play_task, tasks):
+            outcomes.append(outcome)
+            if len(outcomes) % 50 == 0:
+                print(f"  {len(outcomes)}/{len(tasks)} games, {time.monotonic() - started:,.0f} s", file=sys.stderr, flush=True)
+    figures: dict[str, float] = {}
+    rows = []
+    for arm in ARMS:
+        mine = [outcome for outcome in outcomes if outcome.arm == arm]
+        wins = sum(1 for outcome in mine if outcome.won is True)
+        decided = sum(1 for outcome in mine if outcome.won is not None)
+        low, high = wilson_interval(wins, decided)
+        share = wins / decided if decided else 0.0
+        per_move = sum(outcome.seconds for outcome in mine) / max(1, sum(outcome.moves for outcome in mine))
+        rows.append([arm, len(mine), decided, round(share, 4), f"[{low:.3f}, {high:.3f}]", round(per_move, 4)])
+        figures[f"winrate_{arm}"] = round(share, 4)
+        figures[f"s_per_move_{arm}"] = round(per_move, 4)
+    print()
+    print_table(["against the heuristic", "games", "decided", "share", "95 % interval", "CPU s a move"], rows)
+    figures.update(deals=deals, seconds=seconds, quick=1 if args.quick else 0)
+    if args.json:
+        write_report(args.json, figures)
+        print(f"\nwrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
