@@ -84,10 +84,10 @@ def game_admission(*, game_id: int, user: User | None, token: str) -> tuple[bool
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None:
         return None
-    seat = table_seat_of(table=game.table, user=user)
+    table = game.table
+    seat = table_seat_of(table=table, user=user)
     if seat is not None and seat.number < game.players:
         return True, seat.number
-    table = game.table
     return (not table.private or token == table.link_token), None
 
 
