@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import functools
 import secrets
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
@@ -488,8 +489,10 @@ GAME_CHANGED_FIELDS = (
 LOG_FIELDS = ("game", "seq", "seat", "action", "at", "by_timer", "by_autopilot")
 
 
-def _fields(model: type[models.Model], names: Sequence[str]) -> list[models.Field[Any, Any]]:
-    return [field for name in names if isinstance(field := model._meta.get_field(name), models.Field)]
+@functools.cache
+def _fields(model: type[models.Model], names: tuple[str, ...]) -> tuple[models.Field[Any, Any], ...]:
+    """The model's fields of those names, looked up once (every move's write needs them)."""
+    return tuple(field for name in names if isinstance(field := model._meta.get_field(name), models.Field))
 
 
 # The write's SQL by database vendor and number of new log rows, built once (see _write_game).
