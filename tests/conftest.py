@@ -73,6 +73,22 @@ def celery_worker(real_services: None, test_database_url: str) -> Iterator[proce
         yield worker
 
 
+@pytest.fixture(autouse=True)
+def site_quiet_before_flush(request: pytest.FixtureRequest, _django_db_marker: None) -> Iterator[None]:
+    """After a test that used the site's real processes, wait until they stop writing to its database.
+
+    A transactional test's database is emptied (TRUNCATE) after the test; Daphne still closing the test's
+    sockets (``seat_connected`` counts a seat's sockets down) or the worker finishing a task would be
+    writing meanwhile, and PostgreSQL then breaks the deadlock by failing the flush. The fixture asks for
+    ``_django_db_marker`` so that it ends before the flush."""
+    yield
+    if not {"live_server_url", "celery_worker"} & set(request.fixturenames):
+        return
+    if request.node.get_closest_marker("django_db") is None:
+        return
+    processes.wait_until_quiet()
+
+
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
     path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")

@@ -125,3 +125,29 @@ def celery_worker(environment: Mapping[str, str]) -> Iterator[RunningProcess]:
     with started(command, environment=environment, name="celery-worker") as running:
         _wait_until(lambda: " ready." in running.log(), running, timeout_s=60, what="Celery worker")
         yield running
+
+
+def wait_until_quiet(*, timeout_s: float = 15.0, quiet_polls: int = 3, poll_s: float = 0.1) -> bool:
+    """Wait until no person's socket is still counted at a seat and no other session on this (PostgreSQL)
+    database is inside a statement or a transaction, ``quiet_polls`` looks in a row; False on timeout."""
+    from django.db import connection
+
+    from games.models import Seat
+
+    deadline = time.monotonic() + timeout_s
+    quiet = 0
+    while time.monotonic() < deadline:
+        busy = Seat.objects.filter(connections__gt=0).exists()
+        if not busy and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+                    " AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')"
+                )
+                busy = cursor.fetchone()[0] > 0
+        quiet = 0 if busy else quiet + 1
+        if quiet >= quiet_polls:
+            return True
+        time.sleep(poll_s)
+    return False

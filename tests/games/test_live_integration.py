@@ -25,6 +25,7 @@ from tests.games.factories import latest_game, person, table
 from tests.processes import RunningProcess
 
 STAKE = 40
+PAUSE_S = 0.04
 
 
 def _cookie(user: User) -> str:
@@ -54,6 +55,9 @@ async def _play(url: str, cookie: str, game_id: int, rng: random.Random) -> dict
             legal = message["view"]["legal"]
             if message["seat"] in message["waiting"] and legal and message["seq"] > acted:
                 acted = message["seq"]
+                # At most 25 moves a second, as a quick person: the socket refuses more than 30 a second on
+                # average (games.consumers.MessageBudget), and a fast game can ask for more.
+                await asyncio.sleep(PAUSE_S)
                 await socket.send(json.dumps({"type": "action", "action": rng.choice(legal), "seq": acted}))
     raise AssertionError("the socket closed before the game ended")
 
