@@ -1,18 +1,19 @@
 """What holds the search bot back: the search against the heuristic on mirrored heads-up podkidnoy deals, as it
-is and given the other hand.
+is, without its evidence of the bout, and given the other hand.
 
-A diagnostic beside bench/bots.py, not one of DESIGN.md's figures. Two arms play the same deals (each deal
+A diagnostic beside bench/bots.py, not one of DESIGN.md's figures. Three arms play the same deals (each deal
 from both seats, the same seeds): ``search`` is the search bot deciding from its observation, as at a table;
+``blind`` is the same bot drawing its deals without the evidence of the other player's moves in the bout;
 ``sighted`` is the same bot given an observation in which every card of the other hand counts as seen (only the
 stock's order stays unknown). If the sighted search is not much stronger, better guesses about the other hand
 (inference from his play) cannot make the search much stronger either: its limit is the worth of its playouts.
 
-Figures: ``winrate_search``, ``winrate_sighted`` (each arm's share of its decided games against the
-heuristic), ``s_per_move_search``, ``s_per_move_sighted`` (CPU seconds a move asked).
+Figures: ``winrate_<arm>`` (each arm's share of its decided games against the heuristic) and
+``s_per_move_<arm>`` (CPU seconds a move asked), for the arms played.
 
-Usage: ``python bench/search_probe.py [--quick] [--json PATH] [--deals=N] [--seconds=S]`` (200 deals, 0.1 CPU
-seconds a move and 20,000 iterations at most; 2 worker processes). About 12 minutes on two cores with the
-defaults. ``--quick``: 4 deals at 0.02 s, to check that it runs.
+Usage: ``python bench/search_probe.py [--quick] [--json PATH] [--deals=N] [--seconds=S] [--arms=A,B]`` (200
+deals, 0.1 CPU seconds a move and 20,000 iterations at most, every arm; 2 worker processes). About 18 minutes
+on two cores with the defaults. ``--quick``: 4 deals at 0.02 s, to check that it runs.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from games.engine.rules import preset_rules
 from games.engine.simulate import wilson_interval
 from games.engine.state import State
 
-ARMS = ("search", "sighted")
+ARMS = ("search", "blind", "sighted")
 EVERY_CARD = (1 << 36) - 1
 ITERATIONS = 20_000
 
@@ -60,7 +61,7 @@ def play_task(task: Task) -> Outcome:
     """Game 2k and 2k + 1 share a deal, the search's seat swapped."""
     state = new_state(preset_rules("podkidnoy"), 2, f"search-probe:{task.game // 2}")
     seat = task.game % 2
-    search = SearchBot(seconds=task.seconds, iterations=ITERATIONS)
+    search = SearchBot(seconds=task.seconds, iterations=ITERATIONS, infer=task.arm != "blind")
 
     def sighted(_observation: Observation, rng: random.Random, game: State = state) -> Action:
         return search(observe(game, seat, EVERY_CARD), rng)
@@ -74,7 +75,7 @@ def play_task(task: Task) -> Outcome:
 
 
 def main() -> None:
-    options = [arg for arg in sys.argv[1:] if not arg.startswith(("--deals", "--seconds"))]
+    options = [arg for arg in sys.argv[1:] if not arg.startswith(("--deals", "--seconds", "--arms"))]
     args = parse_args(__doc__.splitlines()[0] if __doc__ else "search probe", options)
     deals, seconds = (4, 0.02) if args.quick else (200, 0.1)
     for arg in sys.argv[1:]:
@@ -82,7 +83,14 @@ def main() -> None:
             deals = int(arg.split("=", 1)[1])
         if arg.startswith("--seconds="):
             seconds = float(arg.split("=", 1)[1])
-    tasks = [Task(arm, game, seconds) for game in range(2 * deals) for arm in ARMS]
+    arms: tuple[str, ...] = ARMS
+    for arg in sys.argv[1:]:
+        if arg.startswith("--arms="):
+            arms = tuple(arg.split("=", 1)[1].split(","))
+            unknown = set(arms) - set(ARMS)
+            if unknown:
+                raise SystemExit(f"unknown arms {sorted(unknown)}: the arms are {', '.join(ARMS)}")
+    tasks = [Task(arm, game, seconds) for game in range(2 * deals) for arm in arms]
     print(f"search probe: {deals} deals from both seats, {seconds:g} CPU s a move, {len(tasks)} games", flush=True)
     started = time.monotonic()
     outcomes: list[Outcome] = []
@@ -93,7 +101,7 @@ def main() -> None:
                 print(f"  {len(outcomes)}/{len(tasks)} games, {time.monotonic() - started:,.0f} s", file=sys.stderr, flush=True)
     figures: dict[str, float] = {}
     rows = []
-    for arm in ARMS:
+    for arm in arms:
         mine = [outcome for outcome in outcomes if outcome.arm == arm]
         wins = sum(1 for outcome in mine if outcome.won is True)
         decided = sum(1 for outcome in mine if outcome.won is not None)

@@ -14,7 +14,11 @@ from games.engine import Action, State
 AUTOPILOT_LEVEL = "medium"
 
 
-def bot_action(*, state: State, seat: int, level: str, log: list[dict[str, Any]], rng: random.Random) -> Action:
+def bot_action(
+    *, state: State, seat: int, level: str, log: list[dict[str, Any]], rng: random.Random, initial: State | None = None,
+) -> Action:
+    """The level's move for ``seat``. ``initial``, the state as dealt, lets the bot read the current bout's
+    moves as evidence of the other hand (games.bots.knowledge.BoutMemory); without it the bot does without."""
     import games.bots as bots
 
     policy_for_level = getattr(bots, "policy_for_level", None)
@@ -24,9 +28,10 @@ def bot_action(*, state: State, seat: int, level: str, log: list[dict[str, Any]]
         except ValueError:
             choose = None
         if choose is not None:
-            from games.bots.knowledge import observe, seen_in_log
+            from games.bots.knowledge import bout_in_log, observe, seen_in_log
 
-            observation = observe(state, seat, seen_in_log(log))
+            bout = bout_in_log(initial, log) if initial is not None else []
+            observation = observe(state, seat, seen_in_log(log), bout)
             action: Action = choose(observation, rng)
             return action
     fallback: Action = bots.get_policy("random")(state, seat, rng)

@@ -45,7 +45,7 @@ from games.engine.cards import SUITS
 from games.engine.deal import Deal, deck_text, redeal_suit
 from games.models import ActionLog, Game, GameStatus, Result, Seat, Table, TableStatus
 from games.selectors import game_result, game_seats
-from games.snapshots import remember, state_of
+from games.snapshots import dealt_state, remember, state_of
 from games.turns import default_action, optional_seats, waiting_seats
 
 TIMEOUTS_BEFORE_AUTOPILOT = 3
@@ -689,7 +689,7 @@ def game_bot_move(*, game_id: int, seq: int) -> Game | None:
             continue
         action = bot_action(
             state=state.copy(), seat=seat, level=level, log=game.record.get("actions", []),
-            rng=secrets.SystemRandom(),
+            rng=secrets.SystemRandom(), initial=dealt_state(game) if state.n == 2 else None,
         )  # fmt: skip
         return _apply_bot_action(game_id=game_id, seq=seq, seat=seat, action=action, by_autopilot=by_autopilot)
     return None

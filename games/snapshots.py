@@ -41,12 +41,16 @@ def state_of(game: Game) -> State:
     if cached is not None and cached[0] < game.seq <= len(actions) + offset:
         start, state = cached[0] - offset, cached[1].copy()
     else:
-        record = load_record({**game.record, "actions": []})
-        start, state = 0, record.initial_state()
+        start, state = 0, dealt_state(game)
     for raw in actions[start : game.seq - offset]:
         play(state, raw["seat"], action_from_json(raw))
     remember(game, state)
     return state
+
+
+def dealt_state(game: Game) -> State:
+    """The state of the game's current deal before any action."""
+    return load_record({**game.record, "actions": []}).initial_state()
 
 
 def remember(game: Game, state: State) -> None:

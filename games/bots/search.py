@@ -7,6 +7,10 @@ available), adds one node, plays the game out with the heuristic bot for every s
 on the path with the reward of the seat that made it. Rewards are by place: 1 for the first out down to 0
 for the durak, shared places averaged; in team games 1 for the winning team, 0 for the losers, 1/2 a draw.
 
+Heads-up on plain tables the deals are not drawn blind: the other player's moves in the current bout are
+evidence of his hand (``Observation.evidence``), and a deal is kept with the likelihood of those moves under the
+heuristic as his model (``likely_sample``).
+
 When several seats may act the tree draws one at random, as the engine's harness does. Moves in the tree
 are a reduced, honest set (single cards and whole ranks; each open card covered by its cheapest plain or
 cheapest trump beater). A search stops at its CPU-time budget or its iteration cap, whichever comes first;
@@ -30,7 +34,7 @@ from games.engine.state import State
 
 from . import heuristic
 from .endgame import exact_endgame
-from .knowledge import Observation
+from .knowledge import Evidence, Observation
 
 EXPLORATION: Final = 0.7
 CHECK_EVERY: Final = 32  # iterations between looks at the clock and at the root's visit counts
@@ -42,6 +46,11 @@ PLAYOUT_ACTIONS_PER_PLAYER: Final = 150
 # spends at most about 0.4 of the budget, and the search the rest.
 ENDGAME_POSITIONS_PER_SECOND: Final = 20_000
 ENDGAME_MOST_POSITIONS: Final = 20_000
+# Inference (heads-up, plain tables): a deal is kept in proportion to how likely the other player's moves in
+# this bout were with the hand it gives him, the heuristic's move counting 1 and any other MISS_LIKELIHOOD
+# (rejection sampling, at most SAMPLE_TRIES deals, then the last one).
+MISS_LIKELIHOOD: Final = 0.25
+SAMPLE_TRIES: Final = 8
 TAKE_ACTION: Final = Action(TAKE)
 PASS_ACTION: Final = Action(PASS)
 
@@ -237,8 +246,9 @@ class SearchBot:
     per CPU second."""
 
     def __init__(self, seconds: float, iterations: int, exploration: float = EXPLORATION, epsilon: float = 0.0,
-                 wall_seconds: float | None = None) -> None:
+                 wall_seconds: float | None = None, infer: bool = True) -> None:
         self.seconds = seconds
+        self.infer = infer
         self.iterations = iterations
         self.wall_seconds = wall_seconds
         self.exploration = exploration
@@ -292,6 +302,7 @@ class SearchBot:
         wall_started = time.perf_counter()
         wall_seconds = self.wall_seconds if self.wall_seconds is not None else math.inf
         iteration = 0
+        inferring = self.infer and bool(observation.evidence) and observation.stock_count > 0
         while iteration < self.iterations:
             if iteration and iteration % CHECK_EVERY == 0:
                 elapsed = time.process_time() - started
@@ -303,7 +314,7 @@ class SearchBot:
                 visits = sorted((child.visits for child in root.children.values()), reverse=True)
                 if len(visits) > 1 and visits[0] - visits[1] > left:
                     break
-            self._iterate(root, observation.sample(rng), seat, rng)
+            self._iterate(root, likely_sample(observation, rng) if inferring else observation.sample(rng), seat, rng)
             iteration += 1
         self.last_iterations = iteration
         return root
@@ -352,6 +363,43 @@ class SearchBot:
         for child, mover in path:
             child.visits += 1
             child.reward += values[mover]
+
+
+def likely_sample(observation: Observation, rng: random.Random) -> State:
+    """A deal drawn as ``Observation.sample`` does, kept with the likelihood of the other player's moves in
+    this bout (``observation.evidence``) under the heuristic as his model."""
+    state = observation.sample(rng)
+    for attempt in range(SAMPLE_TRIES):
+        if attempt:
+            state = observation.sample(rng)
+        missed = misses(observation.evidence, state)
+        if not missed or rng.random() < MISS_LIKELIHOOD ** missed:
+            return state
+    return state
+
+
+def misses(evidence: tuple[Evidence, ...], state: State) -> int:
+    """How many of the decisions in ``evidence`` the heuristic would have made otherwise, had the hands been
+    ``state``'s (with the cards laid since back in them)."""
+    hands = state.hands
+    missed = 0
+    for step in evidence:
+        then = step.public.copy()
+        laid = step.laid_since
+        held = [hand | laid[seat] for seat, hand in enumerate(hands)]
+        then.hands = held
+        if step.stock_count:
+            then.stock = [state.trump_card] * step.stock_count  # the heuristic reads only how many
+        actor = step.seat
+        # What the actor could not see: every card but his own, the discard and the table.
+        hidden = step.deck & ~(held[actor] | then.discard | then.table_mask())
+        known = step.public.hands
+        possible = [hand if seat == actor else known[seat] | hidden for seat, hand in enumerate(held)]
+        choice = heuristic.decide(then, actor, possible)
+        action = step.action
+        if choice.kind != action.kind or choice.cards != action.cards or choice.target != action.target:
+            missed += 1
+    return missed
 
 
 def _visits(root: Node, seat: int, move: Action) -> int:

@@ -17,6 +17,7 @@ from django.utils import timezone
 from accounts.ledger import STARTING_GRANT, ledger_balance
 from accounts.models import LedgerEntry, LedgerKind
 from games import hooks, services
+from games.bots.knowledge import seen_in_log
 from games.engine import Rules, load_record, replay_record, settlement, verify_commitment
 from games.models import ActionLog, Game, GameStatus, Result, Seat, TableStatus
 from games.selectors import game_record_json, game_view_for, lobby_tables
@@ -329,6 +330,47 @@ def test_bots_fill_seats_and_play_a_game_to_the_end(no_tasks: list[tuple[str, tu
     assert game.status == GameStatus.FINISHED
     result = services.game_finalise(game_id=game.pk)
     assert sum(result.chips) == 0
+
+
+@pytest.mark.django_db
+def test_a_heads_up_bot_reads_the_other_player_s_moves_in_the_bout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service hands the bot the game as dealt, so its observation holds the person's moves in this bout
+    as evidence (games.bots.knowledge.BoutMemory); the evidence shows his seen cards only."""
+    import games.bots as bots
+
+    observed: list[Any] = []
+    real = bots.policy_for_level
+
+    def spying(level: str) -> Any:
+        choose = real(level)
+
+        def policy(observation: Any, rng: Any) -> Any:
+            observed.append(observation)
+            return choose(observation, rng)
+
+        return policy
+
+    monkeypatch.setattr(bots, "policy_for_level", spying)
+    anna = person()
+    duel = table(anna, seats=2, rules={"preset": "podkidnoy"}, stake=10)
+    services.table_join(table=duel, user=anna)
+    services.table_add_bot(table=duel, level="medium")
+    game = latest_game(duel)
+    for _ in range(200):
+        game.refresh_from_db()
+        state = state_of(game)
+        if observed and observed[-1].evidence or game.status != GameStatus.PLAYING:
+            break
+        if 0 in waiting_seats(state):
+            services.game_submit_action(game_id=game.pk, user=anna, action=_first_legal(game, 0), seq=game.seq)
+        else:
+            assert services.game_bot_move(game_id=game.pk, seq=game.seq) is not None
+    observation = observed[-1]
+    assert observation.evidence and all(step.seat == 0 for step in observation.evidence)
+    public = seen_in_log(game.record["actions"]) | 1 << state.trump_card
+    for step in observation.evidence:
+        # Her cards in the evidence are only those that lay face up before: never the rest of her hand.
+        assert step.public.hands[0] & ~public == 0 and step.public.stock == []
 
 
 @pytest.mark.django_db
