@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
 
 from accounts.models import User
+from games.cache import VersionedCache
 from games.engine import Rules, State, deal, public_view, redeal_allowed, seat_view
 from games.engine.deal import deck_text
 from games.logtext import log_lines
@@ -97,8 +97,7 @@ def game_admission(*, game_id: int, user: User | None, token: str) -> tuple[bool
 # the commitment, a random hash of each deal, tells apart two games that got the same id (a database
 # rolled back and used again, as in tests).
 _SEATS_CACHED = 2048
-_seats_cache: OrderedDict[tuple[int, str], tuple[int, tuple[Seat, ...]]] = OrderedDict()
-_seats_lock = threading.Lock()
+_seats_cache: VersionedCache[tuple[int, str], tuple[Seat, ...]] = VersionedCache(_SEATS_CACHED)
 
 
 def game_seats(game: Game) -> list[Seat]:
@@ -108,18 +107,12 @@ def game_seats(game: Game) -> list[Seat]:
     playing = game.status == GameStatus.PLAYING
     key = (game.pk, game.commitment)
     if playing:
-        with _seats_lock:
-            cached = _seats_cache.get(key)
-            if cached is not None and cached[0] == game.seats_version:
-                _seats_cache.move_to_end(key)
-                return list(cached[1])
+        cached = _seats_cache.get(key)
+        if cached is not None and cached[0] == game.seats_version:
+            return list(cached[1])
     seats = list(Seat.objects.filter(table_id=game.table_id).select_related("user").order_by("number"))
     if playing:
-        with _seats_lock:
-            _seats_cache[key] = (game.seats_version, tuple(seats))
-            _seats_cache.move_to_end(key)
-            while len(_seats_cache) > _SEATS_CACHED:
-                _seats_cache.popitem(last=False)
+        _seats_cache.put(key, game.seats_version, tuple(seats))
     return seats
 
 

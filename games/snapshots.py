@@ -7,18 +7,16 @@ played) a dictionary lookup. A cached state is shared: callers copy it before th
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
+from games.cache import VersionedCache
 from games.engine import Record, State, action_from_json, load_record, play
 
 if TYPE_CHECKING:
     from games.models import Game
 
 _CACHE_SIZE = 4096
-_cache: OrderedDict[tuple[int, str], tuple[int, State]] = OrderedDict()
-_lock = threading.Lock()
+_cache: VersionedCache[tuple[int, str], State] = VersionedCache(_CACHE_SIZE)
 
 
 def record_of(game: Game) -> Record:
@@ -29,10 +27,7 @@ def state_of(game: Game) -> State:
     """The state after the game's `seq` actions; raises if the stored record does not replay."""
     key = (game.pk, game.commitment)
     actions: list[dict[str, Any]] = game.record.get("actions", [])
-    with _lock:
-        cached = _cache.get(key)
-        if cached is not None:
-            _cache.move_to_end(key)
+    cached = _cache.get(key)
     if cached is not None and cached[0] == game.seq:
         return cached[1]
     # A redeal moved the version on without an action (games.services.game_redeal); it also changed the
@@ -55,13 +50,8 @@ def dealt_state(game: Game) -> State:
 
 def remember(game: Game, state: State) -> None:
     """Cache the state of the game's current version (after the service applied an action)."""
-    with _lock:
-        _cache[(game.pk, game.commitment)] = (game.seq, state)
-        _cache.move_to_end((game.pk, game.commitment))
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+    _cache.put((game.pk, game.commitment), game.seq, state)
 
 
 def forget_all() -> None:
-    with _lock:
-        _cache.clear()
+    _cache.clear()
