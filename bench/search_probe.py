@@ -78,18 +78,17 @@ def main() -> None:
     options = [arg for arg in sys.argv[1:] if not arg.startswith(("--deals", "--seconds", "--arms"))]
     args = parse_args(__doc__.splitlines()[0] if __doc__ else "search probe", options)
     deals, seconds = (4, 0.02) if args.quick else (200, 0.1)
+    arms: tuple[str, ...] = ARMS
     for arg in sys.argv[1:]:
         if arg.startswith("--deals="):
             deals = int(arg.split("=", 1)[1])
         if arg.startswith("--seconds="):
             seconds = float(arg.split("=", 1)[1])
-    arms: tuple[str, ...] = ARMS
-    for arg in sys.argv[1:]:
         if arg.startswith("--arms="):
             arms = tuple(arg.split("=", 1)[1].split(","))
-            unknown = set(arms) - set(ARMS)
-            if unknown:
-                raise SystemExit(f"unknown arms {sorted(unknown)}: the arms are {', '.join(ARMS)}")
+    unknown = set(arms) - set(ARMS)
+    if unknown:
+        raise SystemExit(f"unknown arms {sorted(unknown)}: the arms are {', '.join(ARMS)}")
     tasks = [Task(arm, game, seconds) for game in range(2 * deals) for arm in arms]
     print(f"search probe: {deals} deals from both seats, {seconds:g} CPU s a move, {len(tasks)} games", flush=True)
     started = time.monotonic()

@@ -7,6 +7,7 @@ which looks at nothing but its own legal actions.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from games.engine import Action, State
@@ -15,10 +16,12 @@ AUTOPILOT_LEVEL = "medium"
 
 
 def bot_action(
-    *, state: State, seat: int, level: str, log: list[dict[str, Any]], rng: random.Random, initial: State | None = None,
+    *, state: State, seat: int, level: str, log: list[dict[str, Any]], rng: random.Random,
+    dealt: Callable[[], State] | None = None,
 ) -> Action:
-    """The level's move for ``seat``. ``initial``, the state as dealt, lets the bot read the current bout's
-    moves as evidence of the other hand (games.bots.knowledge.BoutMemory); without it the bot does without."""
+    """The level's move for ``seat``. ``dealt`` gives the state as dealt (asked for only in a game whose bouts
+    are evidence, games.bots.knowledge.infers): the bot then reads the current bout's moves as evidence of the
+    other hand (games.bots.knowledge.BoutMemory); without it the bot does without."""
     import games.bots as bots
 
     policy_for_level = getattr(bots, "policy_for_level", None)
@@ -28,9 +31,9 @@ def bot_action(
         except ValueError:
             choose = None
         if choose is not None:
-            from games.bots.knowledge import bout_in_log, observe, seen_in_log
+            from games.bots.knowledge import bout_in_log, infers, observe, seen_in_log
 
-            bout = bout_in_log(initial, log) if initial is not None else []
+            bout = bout_in_log(dealt(), log) if dealt is not None and infers(state) else []
             observation = observe(state, seat, seen_in_log(log), bout)
             action: Action = choose(observation, rng)
             return action

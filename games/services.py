@@ -689,7 +689,7 @@ def game_bot_move(*, game_id: int, seq: int) -> Game | None:
             continue
         action = bot_action(
             state=state.copy(), seat=seat, level=level, log=game.record.get("actions", []),
-            rng=secrets.SystemRandom(), initial=dealt_state(game) if state.n == 2 else None,
+            rng=secrets.SystemRandom(), dealt=functools.partial(dealt_state, game),
         )  # fmt: skip
         return _apply_bot_action(game_id=game_id, seq=seq, seat=seat, action=action, by_autopilot=by_autopilot)
     return None

@@ -213,12 +213,11 @@ class Observation:
 
     def key(self) -> tuple[Any, ...]:
         """Every fact of the observation as plain values, for comparing two observations."""
-        public = tuple(_plain(getattr(self.public, name)) for name in STATE_FIELDS if name not in HIDDEN_FIELDS)
+        public = _public_facts(self.public)
         legal = tuple(sorted((action.kind, action.cards, action.target) for action in self.legal))
         evidence = tuple(
-            (tuple(_plain(getattr(step.public, name)) for name in STATE_FIELDS if name not in HIDDEN_FIELDS),
-             step.public.hands, step.stock_count, step.seat, step.action.kind, step.action.cards, step.action.target,
-             step.laid_since)
+            (_public_facts(step.public), step.public.hands, step.stock_count, step.seat, step.action.kind,
+             step.action.cards, step.action.target, step.laid_since)
             for step in self.evidence
         )  # fmt: skip
         return (self.seat, self.hand, self.counts, self.known, self.discard, self.unseen, self.stock_count,
@@ -273,6 +272,11 @@ class Observation:
             stock.insert(0, self.face_up)  # the stock's top is its last card; the face-up card is drawn last
         state.stock = stock
         return state
+
+
+def _public_facts(state: State) -> tuple[object, ...]:
+    """Every field of ``state`` but the hidden ones, as plain values."""
+    return tuple(_plain(getattr(state, name)) for name in STATE_FIELDS if name not in HIDDEN_FIELDS)
 
 
 def _plain(value: object) -> object:

@@ -368,10 +368,8 @@ class SearchBot:
 def likely_sample(observation: Observation, rng: random.Random) -> State:
     """A deal drawn as ``Observation.sample`` does, kept with the likelihood of the other player's moves in
     this bout (``observation.evidence``) under the heuristic as his model."""
-    state = observation.sample(rng)
-    for attempt in range(SAMPLE_TRIES):
-        if attempt:
-            state = observation.sample(rng)
+    for _ in range(SAMPLE_TRIES):
+        state = observation.sample(rng)
         missed = misses(observation.evidence, state)
         if not missed or rng.random() < MISS_LIKELIHOOD ** missed:
             return state
