@@ -12,9 +12,10 @@ from games.bots import BOTS, LEVELS, POLICIES, get_policy, policy_for_level
 from games.bots.arena import play_game
 from games.bots.heuristic import caught_cards, honest
 from games.bots.knowledge import ObservationPolicy, observe, seen_in_log
-from games.bots.search import SearchBot, candidate_actions, honest_actors
+from games.bots import heuristic
+from games.bots.search import SearchBot, candidate_actions, honest_actors, tree_moves
 from games.engine import Action, Rules, actors, legal_actions, play
-from games.engine.actions import ACCUSE
+from games.engine.actions import ACCUSE, COVER
 from games.engine.simulate import simulate
 from tests.bots.variants import VARIANTS, new_state, variant_id
 
@@ -125,3 +126,40 @@ def test_the_search_considers_only_legal_moves(variant: tuple[Rules, int]) -> No
         seat = seats[int(rng.random() * len(seats))]
         moves = candidate_actions(state, seat)
         play(state, seat, moves[int(rng.random() * len(moves))])
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
+def test_the_search_tree_holds_the_heuristic_s_own_move(variant: tuple[Rules, int]) -> None:
+    """``tree_moves`` adds the heuristic's move to the tree's reduced set, and nothing illegal or dishonest."""
+    rules, players = variant
+    state = new_state(rules, players, f"tree-moves-{variant_id(variant)}")
+    rng = random.Random(4)
+    while not state.finished:
+        seats = honest_actors(state)
+        for seat in seats:
+            moves = tree_moves(state, seat, state.hands)
+            legal = legal_actions(state, seat)
+            assert moves and all(move in legal and honest(state, move) for move in moves)
+            if not (state.special and state.owed):
+                assert heuristic.decide(state, seat, state.hands) in moves
+        seat = seats[int(rng.random() * len(seats))]
+        play(state, seat, heuristic.decide(state, seat, state.hands))
+
+
+def test_the_reduced_move_set_alone_misses_heuristic_covers() -> None:
+    """Why ``tree_moves`` adds the heuristic's move: in heads-up podkidnoy the heuristic often covers with a card
+    that is neither the cheapest plain nor the cheapest trump beater, a move ``candidate_actions`` leaves out."""
+    covers = missed = 0
+    for game in range(5):
+        state = new_state(Rules(), 2, f"missed-covers-{game}")
+        rng = random.Random(game)
+        while not state.finished:
+            seats = actors(state)
+            seat = seats[int(rng.random() * len(seats))]
+            usual = heuristic.decide(state, seat, state.hands)
+            if usual.kind == COVER:
+                covers += 1
+                missed += usual not in candidate_actions(state, seat)
+                assert usual in tree_moves(state, seat, state.hands)
+            play(state, seat, usual)
+    assert covers > 50 and missed > 0
