@@ -354,7 +354,7 @@ def test_a_heads_up_bot_reads_the_other_player_s_moves_in_the_bout(monkeypatch: 
     anna = person()
     duel = table(anna, seats=2, rules={"preset": "podkidnoy"}, stake=10)
     services.table_join(table=duel, user=anna)
-    services.table_add_bot(table=duel, level="medium")
+    services.table_add_bot(table=duel, level="hard")
     game = latest_game(duel)
     for _ in range(200):
         game.refresh_from_db()
