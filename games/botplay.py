@@ -19,10 +19,10 @@ def bot_action(
     *, state: State, seat: int, level: str, log: list[dict[str, Any]], rng: random.Random,
     dealt: Callable[[], State] | None = None,
 ) -> Action:
-    """The level's move for ``seat``. ``dealt`` gives the state as dealt (asked for only by a level that searches
-    and in a game whose bouts are evidence, games.bots.knowledge.infers): the search then reads the current
-    bout's moves as evidence of the other hand (games.bots.knowledge.BoutMemory); without it the bot does
-    without."""
+    """The level's move for ``seat``. ``dealt`` gives the state as dealt (asked for only by a level that reads
+    the bout, games.bots.Level.reads_bout, in a game whose bouts are evidence, games.bots.knowledge.infers):
+    the search then reads the current bout's moves as evidence of the other hand
+    (games.bots.knowledge.BoutMemory); without it the bot does without."""
     import games.bots as bots
 
     policy_for_level = getattr(bots, "policy_for_level", None)
@@ -34,8 +34,8 @@ def bot_action(
         if choose is not None:
             from games.bots.knowledge import bout_in_log, infers, observe, seen_in_log
 
-            searches = bots.LEVELS[level].bot == "search"
-            bout = bout_in_log(dealt(), log) if dealt is not None and searches and infers(state) else []
+            reads_bout = bots.LEVELS[level].reads_bout
+            bout = bout_in_log(dealt(), log) if dealt is not None and reads_bout and infers(state) else []
             observation = observe(state, seat, seen_in_log(log), bout)
             action: Action = choose(observation, rng)
             return action

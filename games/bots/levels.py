@@ -28,6 +28,12 @@ class Level:
     iterations: int = 0   # search: iterations a move at most
     wall_seconds: float = 0.0  # search: wall-clock seconds a move at most (binds only on a loaded machine)
 
+    @property
+    def reads_bout(self) -> bool:
+        """Whether the level's bot reads the other player's moves in the current bout as evidence of his hand
+        (the search: knowledge.BoutMemory); the heuristic and the easy bot ignore them."""
+        return self.bot == "search"
+
 
 LEVELS: Final[dict[str, Level]] = {
     "easy": Level("easy", "easy"),

@@ -289,15 +289,15 @@ class SearchBot:
             if not any(action.kind != ACCUSE and heuristic.honest(state, action) for action in legal):
                 return heuristic.least_harm(legal)
         started = time.process_time()
+        possible = [observation.possible(other) for other in range(observation.players)]
         if exact_endgame(state):
             # Heads-up with the stock empty the filled state is the true one: an exact solver, within a budget.
-            possible = [observation.possible(other) for other in range(observation.players)]
             action = heuristic.decide(state, seat, possible)
             budget = min(int(self.seconds * ENDGAME_POSITIONS_PER_SECOND), ENDGAME_MOST_POSITIONS)
             proven = heuristic.proven_move(state, seat, action, legal, budget)
             if proven is not None:
                 return proven
-        moves = tree_moves(state, seat, [observation.possible(other) for other in range(observation.players)])
+        moves = tree_moves(state, seat, possible)
         if len(moves) == 1:
             return moves[0]
         search_rng = random.Random(rng.getrandbits(64))
@@ -422,4 +422,3 @@ def misses(evidence: tuple[Evidence, ...], state: State) -> int:
 def _visits(root: Node, seat: int, move: Action) -> int:
     child = root.children.get((seat, move.kind, move.cards, move.target))
     return child.visits if child is not None else -1
-

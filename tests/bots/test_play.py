@@ -8,11 +8,10 @@ import time
 
 import pytest
 
-from games.bots import BOTS, LEVELS, POLICIES, get_policy, policy_for_level
+from games.bots import BOTS, LEVELS, POLICIES, get_policy, heuristic, policy_for_level
 from games.bots.arena import play_game
 from games.bots.heuristic import caught_cards, honest
 from games.bots.knowledge import ObservationPolicy, observe, seen_in_log
-from games.bots import heuristic
 from games.bots.search import SearchBot, candidate_actions, honest_actors, tree_moves
 from games.engine import Action, Rules, actors, legal_actions, play
 from games.engine.actions import ACCUSE, COVER
