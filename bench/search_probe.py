@@ -1,18 +1,20 @@
 """What holds the search bot back: the search against the heuristic on mirrored heads-up podkidnoy deals, as it
-is, without its evidence of the bout, and given the other hand.
+is, without its evidence of the bout, given the other hand, and given the whole deal.
 
-A diagnostic beside bench/bots.py, not one of DESIGN.md's figures. Three arms play the same deals (each deal
+A diagnostic beside bench/bots.py, not one of DESIGN.md's figures. Four arms play the same deals (each deal
 from both seats, the same seeds): ``search`` is the search bot deciding from its observation, as at a table;
 ``blind`` is the same bot drawing its deals without the evidence of the other player's moves in the bout;
 ``sighted`` is the same bot given an observation in which every card of the other hand counts as seen (only the
-stock's order stays unknown). If the sighted search is not much stronger, better guesses about the other hand
-(inference from his play) cannot make the search much stronger either: its limit is the worth of its playouts.
+stock's order stays unknown); ``oracle`` is the same bot searching the game's own deal every iteration (the
+other hand and the stock's order known: no player has that, so it is a ceiling for this search, not a way to
+play). If the sighted search is not much stronger, better guesses about the other hand (inference from his
+play) cannot make the search much stronger either: its limit is the worth of its playouts.
 
 Figures: ``winrate_<arm>`` (each arm's share of its decided games against the heuristic) and
 ``s_per_move_<arm>`` (CPU seconds a move asked), for the arms played.
 
 Usage: ``python bench/search_probe.py [--quick] [--json PATH] [--deals=N] [--seconds=S] [--arms=A,B]`` (200
-deals, 0.1 CPU seconds a move and 20,000 iterations at most, every arm; 2 worker processes). About 18 minutes
+deals, 0.1 CPU seconds a move and 20,000 iterations at most, every arm; 2 worker processes). About 24 minutes
 on two cores with the defaults. ``--quick``: 4 deals at 0.02 s, to check that it runs.
 """
 
@@ -37,7 +39,7 @@ from games.engine.rules import preset_rules
 from games.engine.simulate import wilson_interval
 from games.engine.state import State
 
-ARMS = ("search", "blind", "sighted")
+ARMS = ("search", "blind", "sighted", "oracle")
 EVERY_CARD = (1 << 36) - 1
 ITERATIONS = 20_000
 
@@ -66,7 +68,10 @@ def play_task(task: Task) -> Outcome:
     def sighted(_observation: Observation, rng: random.Random, game: State = state) -> Action:
         return search(observe(game, seat, EVERY_CARD), rng)
 
-    bot = sighted if task.arm == "sighted" else search
+    def oracle(observation: Observation, rng: random.Random, game: State = state) -> Action:
+        return search(observation, rng, deal=lambda _rng: game.copy())
+
+    bot = sighted if task.arm == "sighted" else oracle if task.arm == "oracle" else search
     bots = [bot, heuristic.choose] if seat == 0 else [heuristic.choose, bot]
     record = play_game(state, bots, random.Random(f"search-probe:{task.game}"), check=False)
     result = state.result

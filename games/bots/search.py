@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Final
 
 from games.engine.actions import ACCUSE, ANNOUNCE, ATTACK, COVER, GIVE, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action
@@ -271,7 +272,10 @@ class SearchBot:
         self.__name__ = f"search({seconds:g} s, {iterations} iterations)"
         self.last_iterations = 0
 
-    def __call__(self, observation: Observation, rng: random.Random) -> Action:
+    def __call__(self, observation: Observation, rng: random.Random,
+                 deal: Callable[[random.Random], State] | None = None) -> Action:
+        """``deal``: draws the deals searched instead of the observation (a diagnostic's clairvoyant search,
+        bench/search_probe.py); a bot at a table never has one."""
         legal = observation.legal
         if len(legal) == 1:
             return legal[0]
@@ -301,12 +305,12 @@ class SearchBot:
         if len(moves) == 1:
             return moves[0]
         search_rng = random.Random(rng.getrandbits(64))
-        root = self.search(observation, moves, search_rng, self.seconds - (time.process_time() - started))
+        root = self.search(observation, moves, search_rng, self.seconds - (time.process_time() - started), deal)
         best = max(moves, key=lambda move: _visits(root, seat, move))
         return best
 
     def search(self, observation: Observation, moves: list[Action], rng: random.Random,
-               seconds: float | None = None) -> Node:
+               seconds: float | None = None, deal: Callable[[random.Random], State] | None = None) -> Node:
         """Iterate until the budget is spent, or until the most visited move can no longer be overtaken in
         the iterations left (a move's visits, not its value, choose it). ``seconds``: the CPU budget, if not
         the bot's own (what the endgame solver left of it)."""
@@ -329,8 +333,9 @@ class SearchBot:
                 visits = sorted((child.visits for child in root.children.values()), reverse=True)
                 if len(visits) > 1 and visits[0] - visits[1] > left:
                     break
-            self._iterate(root, likely_sample(observation, rng) if inferring else observation.sample(rng), seat, rng,
-                          moves)
+            state = (deal(rng) if deal is not None else likely_sample(observation, rng) if inferring
+                     else observation.sample(rng))
+            self._iterate(root, state, seat, rng, moves)
             iteration += 1
         self.last_iterations = iteration
         return root

@@ -13,7 +13,7 @@ from games.bots.arena import play_game
 from games.bots.heuristic import caught_cards, honest
 from games.bots.knowledge import ObservationPolicy, observe, seen_in_log
 from games.bots.search import SearchBot, candidate_actions, honest_actors, tree_moves
-from games.engine import Action, Rules, actors, legal_actions, play
+from games.engine import Action, Rules, State, actors, legal_actions, play
 from games.engine.actions import ACCUSE, COVER
 from games.engine.simulate import simulate
 from tests.bots.variants import VARIANTS, new_state, variant_id
@@ -108,6 +108,22 @@ def test_the_search_stops_at_its_wall_clock_cap() -> None:
     action = bot(observe(state, seat, 0), random.Random(3))
     assert time.perf_counter() - started < 1.0
     assert bot.last_iterations > 0 and action in legal_actions(state, seat)
+
+
+def test_a_search_given_its_deals_searches_those_and_no_others() -> None:
+    """bench/search_probe.py's clairvoyant arm: with ``deal`` every iteration searches a deal it draws."""
+    state = new_state(Rules(), 2, "given-deals")
+    seat = actors(state)[0]
+    drawn: list[int] = []
+
+    def deal(_rng: random.Random) -> State:
+        drawn.append(1)
+        return state.copy()
+
+    bot = SearchBot(seconds=60.0, iterations=40)
+    action = bot(observe(state, seat, 0), random.Random(4), deal=deal)
+    assert action in legal_actions(state, seat)
+    assert len(drawn) == bot.last_iterations > 0
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
