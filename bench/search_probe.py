@@ -13,9 +13,11 @@ play) cannot make the search much stronger either: its limit is the worth of its
 Figures: ``winrate_<arm>`` (each arm's share of its decided games against the heuristic) and
 ``s_per_move_<arm>`` (CPU seconds a move asked), for the arms played.
 
-Usage: ``python bench/search_probe.py [--quick] [--json PATH] [--deals=N] [--seconds=S] [--arms=A,B]`` (200
-deals, 0.1 CPU seconds a move and 20,000 iterations at most, every arm; 2 worker processes). About 24 minutes
-on two cores with the defaults. ``--quick``: 4 deals at 0.02 s, to check that it runs.
+Usage: ``python bench/search_probe.py [--quick] [--json PATH] [--deals=N] [--seconds=S] [--arms=A,B]
+[--epsilon=E]`` (200 deals, 0.1 CPU seconds a move and 20,000 iterations at most, every arm; 2 worker
+processes). About 24 minutes on two cores with the defaults. ``--quick``: 4 deals at 0.02 s, to check that it
+runs. ``--epsilon``: the share of the playouts' moves that are random (``SearchBot``'s ``epsilon``; 0, as at a
+table, unless given).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class Task:
     arm: str
     game: int
     seconds: float
+    epsilon: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,8 @@ def play_task(task: Task) -> Outcome:
     """Game 2k and 2k + 1 share a deal, the search's seat swapped."""
     state = new_state(preset_rules("podkidnoy"), 2, f"search-probe:{task.game // 2}")
     seat = task.game % 2
-    search = SearchBot(seconds=task.seconds, iterations=ITERATIONS, infer=task.arm != "blind")
+    search = SearchBot(seconds=task.seconds, iterations=ITERATIONS, infer=task.arm != "blind",
+                        epsilon=task.epsilon)
 
     def sighted(_observation: Observation, rng: random.Random, game: State = state) -> Action:
         return search(observe(game, seat, EVERY_CARD), rng)
@@ -80,10 +84,11 @@ def play_task(task: Task) -> Outcome:
 
 
 def main() -> None:
-    options = [arg for arg in sys.argv[1:] if not arg.startswith(("--deals", "--seconds", "--arms"))]
+    options = [arg for arg in sys.argv[1:] if not arg.startswith(("--deals", "--seconds", "--arms", "--epsilon"))]
     args = parse_args(__doc__.splitlines()[0] if __doc__ else "search probe", options)
     deals, seconds = (4, 0.02) if args.quick else (200, 0.1)
     arms: tuple[str, ...] = ARMS
+    epsilon = 0.0
     for arg in sys.argv[1:]:
         if arg.startswith("--deals="):
             deals = int(arg.split("=", 1)[1])
@@ -91,11 +96,16 @@ def main() -> None:
             seconds = float(arg.split("=", 1)[1])
         if arg.startswith("--arms="):
             arms = tuple(arg.split("=", 1)[1].split(","))
+        if arg.startswith("--epsilon="):
+            epsilon = float(arg.split("=", 1)[1])
     unknown = set(arms) - set(ARMS)
     if unknown:
         raise SystemExit(f"unknown arms {sorted(unknown)}: the arms are {', '.join(ARMS)}")
-    tasks = [Task(arm, game, seconds) for game in range(2 * deals) for arm in arms]
-    print(f"search probe: {deals} deals from both seats, {seconds:g} CPU s a move, {len(tasks)} games", flush=True)
+    if not 0.0 <= epsilon <= 1.0:
+        raise SystemExit(f"--epsilon is a share of the playouts' moves, from 0 to 1, not {epsilon:g}")
+    tasks = [Task(arm, game, seconds, epsilon) for game in range(2 * deals) for arm in arms]
+    print(f"search probe: {deals} deals from both seats, {seconds:g} CPU s a move, playouts' random share "
+          f"{epsilon:g}, {len(tasks)} games", flush=True)
     started = time.monotonic()
     outcomes: list[Outcome] = []
     with multiprocessing.Pool(2) as pool:
@@ -117,7 +127,7 @@ def main() -> None:
         figures[f"s_per_move_{arm}"] = round(per_move, 4)
     print()
     print_table(["against the heuristic", "games", "decided", "share", "95 % interval", "CPU s a move"], rows)
-    figures.update(deals=deals, seconds=seconds, quick=1 if args.quick else 0)
+    figures.update(deals=deals, seconds=seconds, epsilon=epsilon, quick=1 if args.quick else 0)
     if args.json:
         write_report(args.json, figures)
         print(f"\nwrote {args.json}")

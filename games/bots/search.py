@@ -233,7 +233,10 @@ def _team_rewards_by_cards(state: State) -> list[float]:
 
 def playout(state: State, rng: random.Random, epsilon: float) -> None:
     """Play ``state`` to its end in place: every seat plays the heuristic with full sight of this deal,
-    and now and then (``epsilon``) a random move from the tree's move set instead."""
+    and now and then (``epsilon``) a random move from the tree's move set instead.
+
+    Every table plays with ``epsilon`` 0: ``bench/search_probe.py --epsilon=0.1`` (100 deals from both seats at
+    0.3 s) measured 0.796 of 196 decided games against the heuristic, the same as 0.790 without."""
     hands = state.hands
     steps = 0
     most = PLAYOUT_ACTIONS_PER_PLAYER * state.n
@@ -365,6 +368,10 @@ class SearchBot:
                     child.available += 1
                     available.append((child, move))
             if untried:
+                # A new child at random. Measured at 0.3 s against the heuristic (100 deals from both seats):
+                # the heuristic's move first scored 0.769 of 195 decided games, against 0.790; and the tree
+                # runs on past the bout's end, since stopping it there (the draws fuse deals in the nodes
+                # after it) scored 0.698 of 192.
                 key, move = untried[int(rng.random() * len(untried))]
                 child = Node()
                 child.available = 1

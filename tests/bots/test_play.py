@@ -12,7 +12,7 @@ from games.bots import BOTS, LEVELS, POLICIES, get_policy, heuristic, policy_for
 from games.bots.arena import play_game
 from games.bots.heuristic import caught_cards, honest
 from games.bots.knowledge import ObservationPolicy, observe, seen_in_log
-from games.bots.search import SearchBot, candidate_actions, honest_actors, tree_moves
+from games.bots.search import SearchBot, candidate_actions, honest_actors, playout, tree_moves
 from games.engine import Action, Rules, State, actors, legal_actions, play
 from games.engine.actions import ACCUSE, COVER
 from games.engine.simulate import simulate
@@ -124,6 +124,26 @@ def test_a_search_given_its_deals_searches_those_and_no_others() -> None:
     action = bot(observe(state, seat, 0), random.Random(4), deal=deal)
     assert action in legal_actions(state, seat)
     assert len(drawn) == bot.last_iterations > 0
+
+
+def _heuristic_game(state: State, rng: random.Random) -> tuple[object, ...]:
+    """Every seat plays the heuristic with full sight, the acting seat drawn as ``playout`` draws it."""
+    while not state.finished:
+        seats = actors(state)
+        seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
+        play(state, seat, heuristic.decide(state, seat, state.hands))
+    return state.result, state.out, state.discard, tuple(state.hands)
+
+
+def test_playouts_play_the_heuristic_unless_told_to_play_at_random() -> None:
+    """``epsilon`` (bench/search_probe.py --epsilon): 0 plays the heuristic's game, 1 plays another."""
+    dealt = new_state(Rules(), 2, "playout-epsilon")
+    expected = _heuristic_game(dealt.copy(), random.Random(5))
+    for epsilon, same in ((0.0, True), (1.0, False)):
+        state = dealt.copy()
+        playout(state, random.Random(5), epsilon)
+        assert state.finished
+        assert ((state.result, state.out, state.discard, tuple(state.hands)) == expected) is same
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=variant_id)
