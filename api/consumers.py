@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
+from durak_site.db import database_call
 
 from api import services
 from games.consumers import GameConsumer
@@ -27,7 +27,7 @@ class BotGameConsumer(GameConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
-        if not await database_sync_to_async(services.is_bot_account)(user):
+        if not await database_call(services.is_bot_account)(user):
             await self.close(code=CLOSE_NOT_A_BOT)
             return
         await super().connect()
@@ -45,7 +45,7 @@ class BotGameConsumer(GameConsumer):
 
     async def game_view(self, event: dict[str, Any]) -> None:
         message = self._message_of(event)
-        history = await database_sync_to_async(self._public_history)(int(message["seq"]))
+        history = await database_call(self._public_history)(int(message["seq"]))
         await self.send_json({**message, **history})
 
     def _public_history(self, seq: int) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
+from durak_site.db import database_call
 from channels.middleware import BaseMiddleware
 from django.contrib.auth.models import AnonymousUser
 
@@ -28,5 +28,5 @@ class TokenAuthMiddleware(BaseMiddleware):
         for name, value in scope.get("headers", []):
             if name == b"authorization":
                 key = key_from_header(value.decode("latin-1"))
-        scope["user"] = await database_sync_to_async(_user_for)(key) if key else AnonymousUser()
+        scope["user"] = await database_call(_user_for)(key) if key else AnonymousUser()
         return await super().__call__(scope, receive, send)

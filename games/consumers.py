@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
+from durak_site.db import database_call
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -73,7 +73,7 @@ GAME_WRITERS = ThreadPoolExecutor(max_workers=settings.GAME_WRITER_THREADS, thre
 
 def _game_writer(function: Any) -> Any:
     """`function` run on a game writer thread, its database connection given back to the pool after it."""
-    return database_sync_to_async(function, thread_sensitive=False, executor=GAME_WRITERS)
+    return database_call(function, thread_sensitive=False, executor=GAME_WRITERS)
 
 
 class GameConsumer(LiveConsumer):
@@ -177,8 +177,8 @@ class GameConsumer(LiveConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections before every message it dispatches: a hop to its one
         # database thread, where a view on its way to the player would queue behind other sockets'
-        # database work. Every database call of this consumer goes through database_sync_to_async, which
-        # does that itself on the thread the call runs on.
+        # database work. Every database call of this consumer goes through durak_site.db.database_call, which
+        # gives its connection back to the pool itself, in the context the call ran in.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -199,7 +199,7 @@ class LobbyConsumer(LiveConsumer):
         self.refusals = 0
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
-        tables = await database_sync_to_async(selectors.lobby_tables)()
+        tables = await database_call(selectors.lobby_tables)()
         await self.send_json({"type": "lobby.tables", "tables": tables})
 
     async def disconnect(self, code: int) -> None:
@@ -213,7 +213,7 @@ class LobbyConsumer(LiveConsumer):
         except (ValueError, RecursionError):
             content = None
         if isinstance(content, dict) and content.get("type") == "sync":
-            tables = await database_sync_to_async(selectors.lobby_tables)()
+            tables = await database_call(selectors.lobby_tables)()
             await self.send_json({"type": "lobby.tables", "tables": tables})
             return
         await self.send_json({"type": "lobby.error", "code": "malformed", "message": "expected {\"type\": \"sync\"}"})

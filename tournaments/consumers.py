@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
+from durak_site.db import database_call
 
 from durak_site.consumers import LiveConsumer
 from games.broadcast import remember_server_loop
@@ -25,7 +25,7 @@ class TournamentConsumer(LiveConsumer):
         remember_server_loop()
         tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.group = ""
-        exists = await database_sync_to_async(Tournament.objects.filter(pk=tournament_id).exists)()
+        exists = await database_call(Tournament.objects.filter(pk=tournament_id).exists)()
         if not exists:
             await self.close(code=CLOSE_NO_TOURNAMENT)
             return

@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 import pytest
+from django.db import connection
 from playwright.sync_api import Browser, Page, expect
 
 from games import services
@@ -44,9 +45,17 @@ def redeal_game(monkeypatch: pytest.MonkeyPatch, live_server_url: str) -> Game:
 
 
 def _in_thread(call: Callable[[], T]) -> T:
-    """A database call from the test body, on a thread without Playwright's event loop."""
+    """A database call from the test body, on a thread without Playwright's event loop; the thread's
+    connection goes back to the pool before the thread ends (else the test database's teardown finds it)."""
+
+    def closing() -> T:
+        try:
+            return call()
+        finally:
+            connection.close()
+
     with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(call).result()
+        return pool.submit(closing).result()
 
 
 def _log_in(page: Page, url: str, name: str) -> None:

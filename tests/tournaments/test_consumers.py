@@ -7,6 +7,8 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from durak_site.db import database_call
+
 from durak_site.asgi import application
 from tests.tournaments.factories import director, person, tournament
 from tournaments import services
@@ -42,3 +44,26 @@ async def test_no_socket_for_a_tournament_that_does_not_exist() -> None:
     socket = WebsocketCommunicator(application, "/ws/tournament/999999/", headers=[LOCAL_ORIGIN])
     connected, code = await socket.connect()
     assert not connected and code == 4404
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_refused_socket_gives_its_database_connection_back(real_services: None) -> None:
+    """A socket refused at connect (no such tournament) leaves no connection checked out of the process's
+    pool (durak_site.db: channels' own close misses the connection the call used)."""
+    from django.db import connection
+
+    pool = getattr(connection, "pool", None)
+    assert pool is not None, "the PostgreSQL settings pool their connections"
+
+    def checked_out() -> int:
+        stats = pool.get_stats()
+        return int(stats["pool_size"] - stats["pool_available"])
+
+    await database_call(lambda: None)()  # what earlier calls of this context left open goes back first
+    before = checked_out()
+    for missing in (999999, 999998, 999997):
+        socket = WebsocketCommunicator(application, f"/ws/tournament/{missing}/", headers=[LOCAL_ORIGIN])
+        connected, code = await socket.connect()
+        assert not connected and code == 4404
+    assert checked_out() == before
