@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from durak_site.db import database_call
-
 from api import services
+from durak_site.db import database_call
 from games.consumers import GameConsumer
 from games.models import Game
 

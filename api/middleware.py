@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from durak_site.db import database_call
 from channels.middleware import BaseMiddleware
 from django.contrib.auth.models import AnonymousUser
 
 from api import services
 from api.authentication import key_from_header
+from durak_site.db import database_call
 
 
 def _user_for(key: str) -> Any:

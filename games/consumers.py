@@ -20,12 +20,12 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
-from durak_site.db import database_call
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from durak_site.consumers import LiveConsumer
+from durak_site.db import database_call
 from games import selectors, services
 from games.broadcast import LOBBY_GROUP, game_group, remember_server_loop, view_in_event
 from games.services import GameActionError, error_message

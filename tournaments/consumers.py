@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from durak_site.db import database_call
-
 from durak_site.consumers import LiveConsumer
+from durak_site.db import database_call
 from games.broadcast import remember_server_loop
 from tournaments.broadcast import tournament_group
 from tournaments.models import Tournament

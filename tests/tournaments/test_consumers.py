@@ -7,9 +7,8 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from durak_site.db import database_call
-
 from durak_site.asgi import application
+from durak_site.db import database_call
 from tests.tournaments.factories import director, person, tournament
 from tournaments import services
 from tournaments.broadcast import tournament_changed
