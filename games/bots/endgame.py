@@ -31,7 +31,12 @@ class OutOfBudget(Exception):
 
 def exact_endgame(state: State) -> bool:
     """Whether a seat of ``state`` (filled from its observation) knows every card: a classic heads-up game
-    with the stock empty and no one cheating."""
+    with the stock empty and no one cheating.
+
+    With one card left in the stock (the face-up trump) a seat knows every card too, but the search solving
+    there as well scored 0.750 of 192 decided games against the heuristic (bench/search_probe.py, 100 deals
+    from both seats at 0.3 s), against 0.790, within the probe's noise: such a position came up in 26 of 150
+    heuristic games, and the solver proved a move in 5 of them within the hard level's 6,000 positions."""
     return (state.n == 2 and not state.stock and not state.special and not state.rules.cheating
             and state.team_of is None and not state.finished)
 

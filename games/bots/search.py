@@ -14,6 +14,11 @@ heuristic as his model (``likely_sample``).
 When several seats may act the tree draws one at random, as the engine's harness does. Moves in the tree
 are a reduced, honest set (single cards and whole ranks; each open card covered by its cheapest plain or
 cheapest trump beater) and the heuristic's own move (``tree_moves``; at the root as the seat sees the game).
+The other seats choose in the tree by UCB1 as the bot does. Measured with bench/search_probe.py (100 deals from
+both seats at 0.3 s, where the search as it is scores 0.790 of 190 decided games against the heuristic):
+the other seat playing the heuristic's move in the tree instead scored 0.823 of 198 against the heuristic
+but 0.333 of 96 against this search (50 deals from both seats at 0.3 s): it learns to exploit one opponent
+and loses to a better one. Every legal move at the root instead of the reduced set scored 0.731 of 197.
 A search stops at its CPU-time budget or its iteration cap, whichever comes first; with a fixed seed and a
 cap that binds first it is reproducible. A bot at a live table also has a wall-clock cap (``wall_seconds``),
 so that it answers in time on a loaded server.
@@ -186,7 +191,11 @@ def tree_moves(state: State, seat: int, possible: list[int]) -> list[Action]:
 def rewards(state: State) -> list[float]:
     """Each seat's reward for a game: by place, 1 for the first out down to 0 for the durak, places shared by
     players who went out in the same bout averaged; in teams by the team's result. A playout stopped before
-    the end (players can pass cards round for ever) ranks the players still in by their card counts."""
+    the end (players can pass cards round for ever) ranks the players still in by their card counts.
+
+    Only the place counts: heads-up, a tenth of the reward by the margin (the cards the durak is left with)
+    scored 0.793 of 193 decided games against the heuristic (bench/search_probe.py, 100 deals from both seats
+    at 0.3 s), the same as 0.790 without."""
     n = state.n
     result = state.result
     if state.team_of is not None:
