@@ -14,10 +14,11 @@ Figures: ``winrate_<arm>`` (each arm's share of its decided games against the he
 ``s_per_move_<arm>`` (CPU seconds a move asked), for the arms played.
 
 Usage: ``python bench/search_probe.py [--quick] [--json PATH] [--deals=N] [--seconds=S] [--arms=A,B]
-[--epsilon=E]`` (200 deals, 0.1 CPU seconds a move and 20,000 iterations at most, every arm; 2 worker
+[--epsilon=E] [--others=C]`` (200 deals, 0.1 CPU seconds a move and 20,000 iterations at most, every arm; 2 worker
 processes). About 24 minutes on two cores with the defaults. ``--quick``: 4 deals at 0.02 s, to check that it
 runs. ``--epsilon``: the share of the playouts' moves that are random (``SearchBot``'s ``epsilon``; 0, as at a
-table, unless given).
+table, unless given). ``--others``: UCB1's constant where the other seat chooses in the tree (``SearchBot``'s
+``others_exploration``; ``search.OTHERS_EXPLORATION``, as at a table, unless given).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from bench._common import parse_args, print_table, write_report
 from games.bots import heuristic
 from games.bots.arena import new_state, play_game
 from games.bots.knowledge import Observation, observe
-from games.bots.search import SearchBot
+from games.bots.search import OTHERS_EXPLORATION, SearchBot
 from games.engine.actions import Action
 from games.engine.rules import preset_rules
 from games.engine.simulate import wilson_interval
@@ -52,6 +53,7 @@ class Task:
     game: int
     seconds: float
     epsilon: float = 0.0
+    others: float = OTHERS_EXPLORATION
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,7 @@ def play_task(task: Task) -> Outcome:
     state = new_state(preset_rules("podkidnoy"), 2, f"search-probe:{task.game // 2}")
     seat = task.game % 2
     search = SearchBot(seconds=task.seconds, iterations=ITERATIONS, infer=task.arm != "blind",
-                        epsilon=task.epsilon)
+                        epsilon=task.epsilon, others_exploration=task.others)
 
     def sighted(_observation: Observation, rng: random.Random, game: State = state) -> Action:
         return search(observe(game, seat, EVERY_CARD), rng)
@@ -84,11 +86,12 @@ def play_task(task: Task) -> Outcome:
 
 
 def main() -> None:
-    options = [arg for arg in sys.argv[1:] if not arg.startswith(("--deals", "--seconds", "--arms", "--epsilon"))]
+    options = [arg for arg in sys.argv[1:] if not arg.startswith(("--deals", "--seconds", "--arms", "--epsilon", "--others"))]
     args = parse_args(__doc__.splitlines()[0] if __doc__ else "search probe", options)
     deals, seconds = (4, 0.02) if args.quick else (200, 0.1)
     arms: tuple[str, ...] = ARMS
     epsilon = 0.0
+    others = OTHERS_EXPLORATION
     for arg in sys.argv[1:]:
         if arg.startswith("--deals="):
             deals = int(arg.split("=", 1)[1])
@@ -98,14 +101,18 @@ def main() -> None:
             arms = tuple(arg.split("=", 1)[1].split(","))
         if arg.startswith("--epsilon="):
             epsilon = float(arg.split("=", 1)[1])
+        if arg.startswith("--others="):
+            others = float(arg.split("=", 1)[1])
     unknown = set(arms) - set(ARMS)
     if unknown:
         raise SystemExit(f"unknown arms {sorted(unknown)}: the arms are {', '.join(ARMS)}")
     if not 0.0 <= epsilon <= 1.0:
         raise SystemExit(f"--epsilon is a share of the playouts' moves, from 0 to 1, not {epsilon:g}")
-    tasks = [Task(arm, game, seconds, epsilon) for game in range(2 * deals) for arm in arms]
+    if others < 0:
+        raise SystemExit(f"--others is UCB1's constant where the other seat chooses, 0 or more, not {others:g}")
+    tasks = [Task(arm, game, seconds, epsilon, others) for game in range(2 * deals) for arm in arms]
     print(f"search probe: {deals} deals from both seats, {seconds:g} CPU s a move, playouts' random share "
-          f"{epsilon:g}, {len(tasks)} games", flush=True)
+          f"{epsilon:g}, the other seat's UCB1 constant {others:g}, {len(tasks)} games", flush=True)
     started = time.monotonic()
     outcomes: list[Outcome] = []
     with multiprocessing.Pool(2) as pool:
@@ -127,7 +134,7 @@ def main() -> None:
         figures[f"s_per_move_{arm}"] = round(per_move, 4)
     print()
     print_table(["against the heuristic", "games", "decided", "share", "95 % interval", "CPU s a move"], rows)
-    figures.update(deals=deals, seconds=seconds, epsilon=epsilon, quick=1 if args.quick else 0)
+    figures.update(deals=deals, seconds=seconds, epsilon=epsilon, others_exploration=others, quick=1 if args.quick else 0)
     if args.json:
         write_report(args.json, figures)
         print(f"\nwrote {args.json}")

@@ -3,7 +3,7 @@
 Each iteration deals the unseen cards at random into the places they could be (``Observation.sample``),
 walks one tree shared by all deals from the bot's decision (single-observer ISMCTS, Cowling, Powley and
 Whitehouse 2012: a child is chosen by UCB1 among the moves legal in this deal, counting how often it was
-available), adds one node, plays the game out with the heuristic bot for every seat, and credits each move
+available; where another seat chooses, with a lower constant), adds one node, plays the game out with the heuristic bot for every seat, and credits each move
 on the path with the reward of the seat that made it. Rewards are by place: 1 for the first out down to 0
 for the durak, shared places averaged; in team games 1 for the winning team, 0 for the losers, 1/2 a draw.
 
@@ -14,7 +14,7 @@ heuristic as his model (``likely_sample``).
 When several seats may act the tree draws one at random, as the engine's harness does. Moves in the tree
 are a reduced, honest set (single cards and whole ranks; each open card covered by its cheapest plain or
 cheapest trump beater) and the heuristic's own move (``tree_moves``; at the root as the seat sees the game).
-The other seats choose in the tree by UCB1 as the bot does. Measured with bench/search_probe.py (100 deals from
+The other seats choose in the tree by UCB1 as the bot does (``OTHERS_EXPLORATION``). Measured with bench/search_probe.py (100 deals from
 both seats at 0.3 s, where the search as it is scores 0.790 of 190 decided games against the heuristic):
 the other seat playing the heuristic's move in the tree instead scored 0.823 of 198 against the heuristic
 but 0.333 of 96 against this search (50 deals from both seats at 0.3 s): it learns to exploit one opponent
@@ -46,6 +46,11 @@ from .knowledge import Evidence, Observation
 # UCB1's constant. Measured with bench/search_probe.py at 0.3 s a move (the same 80 deals from both seats
 # against the heuristic): 0.4 -> 0.734, 0.7 -> 0.724, 1.0 -> 0.780, 1.4 -> 0.763 of about 156 decided games.
 EXPLORATION: Final = 1.0
+# UCB1's constant where another seat chooses: lower, so the tree expects the others' best replies sooner.
+# bench/search_probe.py (100 deals from both seats at 0.3 s): 0.5 scored 0.828 of 198 decided games against the
+# heuristic, where 1.0 (as the bot's own) scored 0.790 of 190; against the search with 1.0, 47 of 95 (50 deals
+# from both seats at 0.3 s, each search 0.3 s): as strong there, within the noise of either measurement.
+OTHERS_EXPLORATION: Final = 0.5
 CHECK_EVERY: Final = 32  # iterations between looks at the clock and at the root's visit counts
 # Players can pass cards round for ever (each leads what the next cannot beat); a playout this many actions a
 # player long is stopped and scored as it stands. Real games take about 30 to 60 actions a player.
@@ -274,8 +279,10 @@ class SearchBot:
     per CPU second."""
 
     def __init__(self, seconds: float, iterations: int, exploration: float = EXPLORATION, epsilon: float = 0.0,
-                 wall_seconds: float | None = None, infer: bool = True) -> None:
+                 wall_seconds: float | None = None, infer: bool = True,
+                 others_exploration: float = OTHERS_EXPLORATION) -> None:
         self.seconds = seconds
+        self.others_exploration = others_exploration
         self.infer = infer
         self.iterations = iterations
         self.wall_seconds = wall_seconds
@@ -357,6 +364,7 @@ class SearchBot:
         node = root
         actor = seat
         exploration = self.exploration
+        others_exploration = self.others_exploration
         hands = state.hands
         while not state.finished:
             if path:
@@ -391,8 +399,9 @@ class SearchBot:
             best_score = -1.0
             best_child = available[0][0]
             best_move = available[0][1]
+            constant = exploration if actor == seat else others_exploration
             for child, move in available:
-                score = child.reward / child.visits + exploration * math.sqrt(math.log(child.available) / child.visits)
+                score = child.reward / child.visits + constant * math.sqrt(math.log(child.available) / child.visits)
                 if score > best_score:
                     best_score, best_child, best_move = score, child, move
             play_trusted(state, actor, best_move)

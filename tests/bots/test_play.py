@@ -12,10 +12,11 @@ from games.bots import BOTS, LEVELS, POLICIES, get_policy, heuristic, policy_for
 from games.bots.arena import play_game
 from games.bots.heuristic import caught_cards, honest
 from games.bots.knowledge import ObservationPolicy, observe, seen_in_log
-from games.bots.search import SearchBot, candidate_actions, honest_actors, playout, tree_moves
+from games.bots.search import Node, SearchBot, candidate_actions, honest_actors, playout, tree_moves
 from games.engine import Action, Rules, State, actors, legal_actions, play
 from games.engine.actions import ACCUSE, COVER
 from games.engine.simulate import simulate
+from tests.bots.test_strength import endgames
 from tests.bots.variants import VARIANTS, new_state, variant_id
 
 # A search with a small cap, so that a test plays whole games with it quickly.
@@ -124,6 +125,39 @@ def test_a_search_given_its_deals_searches_those_and_no_others() -> None:
     action = bot(observe(state, seat, 0), random.Random(4), deal=deal)
     assert action in legal_actions(state, seat)
     assert len(drawn) == bot.last_iterations > 0
+
+
+def _visits(node: Node, seat: int, mine: bool) -> list[int]:
+    """The visits of ``node``'s children where ``seat`` moved (``mine``) or another seat did."""
+    return [child.visits for key, child in node.children.items() if (key[0] == seat) == mine]
+
+
+def test_the_other_seats_choose_in_the_tree_with_their_own_constant() -> None:
+    """``others_exploration`` is UCB1's constant where another seat chooses, ``exploration`` where the bot does.
+    In an endgame every card is known, so each node offers the same moves in every iteration: a huge constant
+    spreads a node's visits evenly (within two: a move added later has been available fewer times), a constant
+    of 0 keeps choosing the best."""
+    checked = 0
+    for position, log in endgames(6, "ucb-constants"):
+        seat = actors(position)[0]
+        observation = observe(position, seat, seen_in_log(log))
+        moves = tree_moves(observation.filled(), seat, [observation.possible(other) for other in range(2)])
+        greedy_others = SearchBot(seconds=60.0, iterations=400, exploration=100.0, others_exploration=0.0)
+        root = greedy_others.search(observation, moves, random.Random(1))
+        reply = max(root.children.values(), key=lambda child: child.visits)
+        spread_others = SearchBot(seconds=60.0, iterations=400, exploration=0.0, others_exploration=100.0)
+        other_root = spread_others.search(observation, moves, random.Random(1))
+        other_reply = max(other_root.children.values(), key=lambda child: child.visits)
+        if len(_visits(reply, seat, False)) < 2 or len(_visits(other_reply, seat, False)) < 2:
+            continue  # the other seat had one move there: nothing to choose
+        checked += 1
+        mine = _visits(root, seat, True)
+        assert max(mine) - min(mine) <= 2  # the bot's own constant, 100: even
+        theirs = _visits(reply, seat, False)
+        assert max(theirs) >= 0.8 * sum(theirs)  # the other seat's, 0: the best reply nearly always
+        spread = _visits(other_reply, seat, False)
+        assert max(spread) - min(spread) <= 2  # the other seat's, 100: even
+    assert checked >= 3
 
 
 def _heuristic_game(state: State, rng: random.Random) -> tuple[object, ...]:
