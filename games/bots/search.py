@@ -3,7 +3,7 @@
 Each iteration deals the unseen cards at random into the places they could be (``Observation.sample``),
 walks one tree shared by all deals from the bot's decision (single-observer ISMCTS, Cowling, Powley and
 Whitehouse 2012: a child is chosen by UCB1 among the moves legal in this deal, counting how often it was
-available; where another seat chooses, with a lower constant), adds one node, plays the game out with the heuristic bot for every seat, and credits each move
+available), adds one node, plays the game out with the heuristic bot for every seat, and credits each move
 on the path with the reward of the seat that made it. Rewards are by place: 1 for the first out down to 0
 for the durak, shared places averaged; in team games 1 for the winning team, 0 for the losers, 1/2 a draw.
 
@@ -14,11 +14,12 @@ heuristic as his model (``likely_sample``).
 When several seats may act the tree draws one at random, as the engine's harness does. Moves in the tree
 are a reduced, honest set (single cards and whole ranks; each open card covered by its cheapest plain or
 cheapest trump beater) and the heuristic's own move (``tree_moves``; at the root as the seat sees the game).
-The other seats choose in the tree by UCB1 as the bot does (``OTHERS_EXPLORATION``). Measured with bench/search_probe.py (100 deals from
-both seats at 0.3 s, where the search as it is scores 0.790 of 190 decided games against the heuristic):
-the other seat playing the heuristic's move in the tree instead scored 0.823 of 198 against the heuristic
-but 0.333 of 96 against this search (50 deals from both seats at 0.3 s): it learns to exploit one opponent
-and loses to a better one. Every legal move at the root instead of the reduced set scored 0.731 of 197.
+The other seats choose in the tree by UCB1 too, with a lower constant than the bot's (``OTHERS_EXPLORATION``).
+Measured with bench/search_probe.py (100 deals from both seats at 0.3 s, where the search with one constant
+for every seat scored 0.790 of 190 decided games against the heuristic): the other seat playing the
+heuristic's move in the tree instead scored 0.823 of 198 against the heuristic but 0.333 of 96 against that
+search (50 deals from both seats at 0.3 s): it learns to exploit one opponent and loses to a better one.
+Every legal move at the root instead of the reduced set scored 0.731 of 197.
 A search stops at its CPU-time budget or its iteration cap, whichever comes first; with a fixed seed and a
 cap that binds first it is reproducible. A bot at a live table also has a wall-clock cap (``wall_seconds``),
 so that it answers in time on a loaded server.
