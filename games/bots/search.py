@@ -52,8 +52,8 @@ EXPLORATION: Final = 1.0
 # heuristic, where 1.0 (as the bot's own) scored 0.790 of 190; against the search with 1.0, 47 of 95 (50 deals
 # from both seats at 0.3 s, each search 0.3 s): as strong there, within the noise of either measurement.
 # On the same probe 0.25 scored 0.784 of 199 and 0.7 scored 0.727 of 194: no slope, so the probe's noise (about
-# +-0.06) is as large as the differences. bench/bots.py, three runs with 0.5: the expert against the heuristic
-# 101 of 118, 99 of 120, 101 of 119 (0.843 pooled; 0.779 of 113 in the last run with 1.0).
+# +-0.06) is as large as the differences. bench/bots.py, four runs with 0.5: the expert against the heuristic
+# 101 of 118, 99 of 120, 101 of 119, 87 of 111 (0.829 pooled; 0.779 of 113 in the last run with 1.0).
 OTHERS_EXPLORATION: Final = 0.5
 CHECK_EVERY: Final = 32  # iterations between looks at the clock and at the root's visit counts
 # Players can pass cards round for ever (each leads what the next cannot beat); a playout this many actions a

@@ -105,7 +105,7 @@ def test_a_player_asks_for_a_redeal_and_both_pages_show_it(
     # Daphne dealt the new hands from `secrets`, so either may again hold five of a suit (one deal in 70 or so;
     # a CI run failed on it): the button is there exactly for a player whose new hand allows another redeal.
     rules = Rules.from_dict(fresh.rules)
-    may_ask = [redeal_suit(rules, hand) is not None for hand in _in_thread(lambda: state_of(fresh).hands)]
+    may_ask = [redeal_suit(rules, hand) is not None for hand in state_of(fresh).hands]
     for page, allowed in zip(pages, may_ask, strict=True):
         if allowed:
             expect(page.locator("[data-part=redeal]")).to_be_visible()
