@@ -35,6 +35,9 @@ pytestmark = pytest.mark.django_db
 # Parts of the site that are not ours to crawl: Django's admin has its own tests, static files are files.
 SKIP_PREFIXES = ("admin/", "static/", "media/", "__debug__/")
 PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>[^>]+)>")
+# The profile form's country list: ISO codes that read as cards (AS American Samoa, AD Andorra, KH Cambodia,
+# BJ Benin), the same list for everyone. A hand holding AS, AD and KH once failed the check on it.
+COUNTRY_SELECT = re.compile(r"<select[^>]*\bname=\"country\".*?</select>", re.DOTALL)
 
 
 def _patterns(resolvers: list[Any], prefix: str = "") -> Iterator[str]:
@@ -119,7 +122,7 @@ def test_no_page_fails_or_shows_a_hidden_card_to_anyone(site: dict[str, Any]) ->
                 failures.append((role, url, response.status_code))
                 continue
             if response.get("Content-Type", "").startswith(("text/", "application/json")) and response.content:
-                shown = _cards_named(response.content.decode(errors="replace"))
+                shown = _cards_named(COUNTRY_SELECT.sub("", response.content.decode(errors="replace")))
                 leaked = shown & site["owner_hand"]
                 # A card can be named for other reasons (the rules page's examples): only his whole hand,
                 # or more than two of his cards on one page, is a leak.
