@@ -320,6 +320,9 @@ class SearchBot:
                 return Action(ACCUSE, caught & -caught)
             if not any(action.kind != ACCUSE and heuristic.honest(state, action) for action in legal):
                 return heuristic.least_harm(legal)
+        shaken = heuristic.long_game_move(state, legal, rng)
+        if shaken is not None:
+            return shaken  # a game gone round for ever (heuristic.LONG_GAME_BOUTS)
         started = time.process_time()
         possible = [observation.possible(other) for other in range(observation.players)]
         if exact_endgame(state):
