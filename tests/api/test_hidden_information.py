@@ -14,6 +14,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from api.services import KEY_PREFIX
 from games import services as game_services
 from games.engine.cards import names
 from games.logtext import card_text
@@ -28,6 +29,9 @@ pytestmark = pytest.mark.django_db
 
 # A card name standing alone: not a piece of a token's key or another random string ("aJSx" names no card).
 TOKEN = re.compile(r"(?<![0-9A-Za-z_])(?:10|[2-9JQKA])[SCDH♠♣♦♥](?![0-9A-Za-z_])")
+# The shown start of an API key ("durak_" and random URL-safe characters) can end in "-QS": about 1 key in
+# 5,000 would read as a card. Keys are cut out before looking for cards.
+KEY_SHOWN = re.compile(re.escape(KEY_PREFIX) + r"[A-Za-z0-9_-]*")
 
 
 def _get_paths() -> list[str]:
@@ -96,7 +100,7 @@ def test_no_answer_about_a_running_game_shows_a_hidden_card() -> None:
             for suffix in ("", "?format=csv", "?lang=ru"):
                 response = client.get(_fill(path, game, "anna") + suffix, HTTP_ACCEPT="*/*")
                 body = response.content.decode()
-                leaked = _card_tokens(body) & hidden
+                leaked = _card_tokens(KEY_SHOWN.sub("", body)) & hidden
                 assert not leaked, f"{path}{suffix} shows {reader!r} hidden cards {sorted(leaked)}"
                 assert game.salt not in body and game.seed not in body
                 checked += 1
