@@ -418,11 +418,28 @@ def choose(observation: Observation, rng: random.Random) -> Action:
     legal = observation.legal
     if len(legal) == 1:
         return legal[0]
+    state = observation.filled()
+    seat = observation.seat
+    routine = routine_move(observation, state, rng)
+    if routine is not None:
+        return routine
+    possible = [observation.possible(other) for other in range(observation.players)]
+    action = decide(state, seat, possible)
+    if exact_endgame(state):
+        return endgame_move(state, seat, action, legal, ENDGAME_BUDGET)
+    return action
+
+
+def routine_move(observation: Observation, state: State, rng: random.Random) -> Action | None:
+    """The move a bot at a table makes before weighing anything (the heuristic's and the search's alike), or
+    None: Aktobe's moves around the bout (``special_move``), a move for a seat the game does not wait for, an
+    accusation of a card caught at a cheating table, a move when no honest one is left, and now and then a
+    random move in a game gone on too long (``long_game_move``). ``state``: ``observation.filled()``."""
     special = special_move(observation)
     if special is not None:
         return special
-    state = observation.filled()
     seat = observation.seat
+    legal = observation.legal
     if state.special and seat not in movers(state):
         return optional_move(state, legal)
     if state.rules.cheating:
@@ -431,14 +448,7 @@ def choose(observation: Observation, rng: random.Random) -> Action:
             return Action(ACCUSE, caught & -caught)
         if not any(action.kind != ACCUSE and honest(state, action) for action in legal):
             return least_harm(legal)
-    shaken = long_game_move(state, legal, rng)
-    if shaken is not None:
-        return shaken
-    possible = [observation.possible(other) for other in range(observation.players)]
-    action = decide(state, seat, possible)
-    if exact_endgame(state):
-        return endgame_move(state, seat, action, legal, ENDGAME_BUDGET)
-    return action
+    return long_game_move(state, legal, rng)
 
 
 def long_game_move(state: State, legal: tuple[Action, ...] | list[Action], rng: random.Random) -> Action | None:

@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from games.engine.actions import ACCUSE, ANNOUNCE, ATTACK, COVER, GIVE, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action
+from games.engine.actions import ANNOUNCE, ATTACK, COVER, GIVE, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action
 from games.engine.cards import CARDS_OF_RANKS, RANK_MASK, popcount
 from games.engine.play import (
     NO_LIMIT, actors, barred_leads, legal_actions, movers, must_cover_with, one_card_due, play_trusted, throwers,
@@ -307,22 +307,11 @@ class SearchBot:
         legal = observation.legal
         if len(legal) == 1:
             return legal[0]
-        special = heuristic.special_move(observation)
-        if special is not None:
-            return special
         state = observation.filled()
         seat = observation.seat
-        if state.special and seat not in movers(state):
-            return heuristic.optional_move(state, legal)
-        if state.rules.cheating:
-            caught = heuristic.caught_cards(state, seat)
-            if caught:
-                return Action(ACCUSE, caught & -caught)
-            if not any(action.kind != ACCUSE and heuristic.honest(state, action) for action in legal):
-                return heuristic.least_harm(legal)
-        shaken = heuristic.long_game_move(state, legal, rng)
-        if shaken is not None:
-            return shaken  # a game gone round for ever (heuristic.LONG_GAME_BOUTS)
+        routine = heuristic.routine_move(observation, state, rng)
+        if routine is not None:
+            return routine
         started = time.process_time()
         possible = [observation.possible(other) for other in range(observation.players)]
         if exact_endgame(state):

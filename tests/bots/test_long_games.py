@@ -11,20 +11,17 @@ import pytest
 
 from games.botplay import bot_action
 from games.bots import heuristic
-from games.engine import Record, Rules, deal, legal_actions, play
+from games.engine import Rules, legal_actions, play
 from games.engine.actions import ACCUSE, CHALLENGE
 from games.turns import optional_seats, waiting_seats
 
-from .variants import VARIANTS, random_positions, variant_id
+from .variants import VARIANTS, new_state, random_positions, variant_id
 
 
 def _bots_play(preset: str, players: int, seed: str, most: int) -> int | None:
     """Medium bots play the deal through the live tables' path (the seats the game waits for, the optional
     moves first); the number of moves, or None if it had not ended after ``most``."""
-    rules = Rules.from_dict({"preset": preset})
-    dealt = deal(rules, players, seed=seed, salt="x")
-    state = Record(rules=rules, hands=dealt.hands, stock=dealt.stock, trump=dealt.trump, stake=0, first_attacker=None,
-                   hidden=dealt.hidden, hidden_trump=dealt.hidden_trump).initial_state()
+    state = new_state(Rules.from_dict({"preset": preset}), players, seed)
     start = state.copy()
     log: list[dict[str, object]] = []
     rng = random.Random(seed)
