@@ -25,6 +25,16 @@ drawn from the observation, a tenth of the budget each, the root's visits summed
 deal's search plays as if it saw the other hand. A progressive bias toward the heuristic's move where the
 other seat chooses in the tree (1 / (visits + 1), so that his choices follow his cards in the deal) scored
 0.727 of 293 against 0.730 of 296 without (150 deals from both seats at 0.1 s).
+Two changes to the playouts, measured at 0.1 s and left out. A learned value: a logistic model of who wins
+from a bout's start (each hand's cards by rank and trumpness, hand sizes, who leads; one set of weights for
+each of five stock sizes), fitted to 100,000 games of the heuristic against itself. Cutting a playout at the
+end of its bout and scoring the model there (stock not empty) runs 2.5 times as many iterations and scored
+0.736 of 193 decided games against the heuristic; the mean of the model and the playout, 0.737 of 190; this
+search, 0.727 of 194 (100 deals from both seats). The model cannot judge much better than a playout: even
+gradient-boosted trees over richer features (pairs, voids, the face-up trump) explain about 3 % of the
+variance of the result with 19 or more cards in the stock and 6 % with 11 to 18: the stock's order decides.
+Playouts in which each seat sees only its own hand (the other hand and the stock as one unseen pool, as
+the heuristic sees them at a table) scored 0.734 of 293, against 0.735 of 294 with full sight (150 deals).
 A search stops at its CPU-time budget or its iteration cap, whichever comes first; with a fixed seed and a
 cap that binds first it is reproducible. A bot at a live table also has a wall-clock cap (``wall_seconds``),
 so that it answers in time on a loaded server.
