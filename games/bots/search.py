@@ -56,7 +56,7 @@ from games.engine.play import (
 from games.engine.state import State
 
 from . import heuristic
-from .endgame import exact_endgame
+from .endgame import NOT_LOSE, WIN, ProofTables, exact_endgame, prove
 from .knowledge import Evidence, Observation
 
 # UCB1's constant. Measured with bench/search_probe.py at 0.3 s a move (the same 80 deals from both seats
@@ -74,11 +74,14 @@ CHECK_EVERY: Final = 32  # iterations between looks at the clock and at the root
 # Players can pass cards round for ever (each leads what the next cannot beat); a playout this many actions a
 # player long is stopped and scored as it stands. Real games take about 30 to 60 actions a player.
 PLAYOUT_ACTIONS_PER_PLAYER: Final = 150
-# Positions the endgame solver may visit (for each of its two goals, a win and not losing) per CPU second of
-# the bot's budget before the search takes over; a position costs about 10 microseconds, so the solver
-# spends at most about 0.4 of the budget, and the search the rest.
-ENDGAME_POSITIONS_PER_SECOND: Final = 20_000
-ENDGAME_MOST_POSITIONS: Final = 20_000
+# Positions the endgame solver may visit per CPU second of the bot's budget before the search takes over
+# (for a win, and what is left of it for not losing once no win is found); a position costs about 4
+# microseconds, so the solver spends at most about 0.4 of the budget, and the search the rest.
+ENDGAME_POSITIONS_PER_SECOND: Final = 100_000
+ENDGAME_MOST_POSITIONS: Final = 100_000
+# The endgame solver is asked from this many cards left in the stock (1: the face-up trump alone, which a
+# seat sees, so that it knows every card then too).
+SOLVED_STOCK: Final = 1
 # Inference (heads-up, plain tables): a deal is kept in proportion to how likely the other player's moves in
 # this bout were with the hand it gives him, the heuristic's move counting 1 and any other MISS_LIKELIHOOD
 # (rejection sampling, at most SAMPLE_TRIES deals, then the last one).
@@ -309,6 +312,7 @@ class SearchBot:
         self.epsilon = epsilon
         self.__name__ = f"search({seconds:g} s, {iterations} iterations)"
         self.last_iterations = 0
+        self.proofs = ProofTables()
 
     def __call__(self, observation: Observation, rng: random.Random,
                  deal: Callable[[random.Random], State] | None = None) -> Action:
@@ -324,11 +328,9 @@ class SearchBot:
             return routine
         started = time.process_time()
         possible = [observation.possible(other) for other in range(observation.players)]
-        if exact_endgame(state):
+        if exact_endgame(state, SOLVED_STOCK):
             # Heads-up with the stock empty the filled state is the true one: an exact solver, within a budget.
-            action = heuristic.decide(state, seat, possible)
-            budget = min(int(self.seconds * ENDGAME_POSITIONS_PER_SECOND), ENDGAME_MOST_POSITIONS)
-            proven = heuristic.proven_move(state, seat, action, legal, budget)
+            proven = self.endgame_move(state, seat, heuristic.decide(state, seat, possible), legal)
             if proven is not None:
                 return proven
         moves = tree_moves(state, seat, possible)
@@ -338,6 +340,17 @@ class SearchBot:
         root = self.search(observation, moves, search_rng, self.seconds - (time.process_time() - started), deal)
         best = max(moves, key=lambda move: _visits(root, seat, move))
         return best
+
+    def endgame_move(self, state: State, seat: int, action: Action, legal: tuple[Action, ...]) -> Action | None:
+        """A move the endgame solver proves to win, else (when it proved that none wins) one it proves not to
+        lose, ``action`` tried first; None if it proves neither within the bot's budget of positions. What it
+        proves is kept for the bot's next moves (``ProofTables``)."""
+        budget = min(int(self.seconds * ENDGAME_POSITIONS_PER_SECOND), ENDGAME_MOST_POSITIONS)
+        moves = [action] + [move for move in legal if move != action]
+        proof = prove(state, seat, moves, budget, WIN, self.proofs, solver_first_move)
+        if proof.move is not None or not proof.complete:
+            return proof.move
+        return prove(state, seat, moves, budget - proof.nodes, NOT_LOSE, self.proofs, solver_first_move).move
 
     def search(self, observation: Observation, moves: list[Action], rng: random.Random,
                seconds: float | None = None, deal: Callable[[random.Random], State] | None = None) -> Node:
@@ -423,6 +436,11 @@ class SearchBot:
         for child, mover in path:
             child.visits += 1
             child.reward += values[mover]
+
+
+def solver_first_move(state: State, seat: int) -> Action:
+    """The move the endgame solver tries first in its tree: the heuristic's, with every hand in sight."""
+    return heuristic.decide(state, seat, state.hands)
 
 
 def likely_sample(observation: Observation, rng: random.Random) -> State:
