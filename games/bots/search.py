@@ -35,6 +35,13 @@ gradient-boosted trees over richer features (pairs, voids, the face-up trump) ex
 variance of the result with 19 or more cards in the stock and 6 % with 11 to 18: the stock's order decides.
 Playouts in which each seat sees only its own hand (the other hand and the stock as one unseen pool, as
 the heuristic sees them at a table) scored 0.734 of 293, against 0.735 of 294 with full sight (150 deals).
+Heads-up once the stock is empty or holds only the face-up trump, the bot knows every card and asks the
+endgame solver first (``SearchBot.endgame_move``: 100,000 positions a CPU second of its budget, the tree ordered
+by the heuristic's move, the proofs kept from move to move); it searches only when nothing is proven in time.
+Paired against the heuristic (150 deals from both seats, 1,000 iterations a move, so that the games are the
+same up to the endgame), this solver changed 7 of 300 games, all for the better (5 losses won, 2 drawn), where
+the solver before it (20,000 positions, the stock empty only, no order, nothing kept) threw away a proven win
+in 7 of 100 won endgames at its first endgame move (now 2 of 100).
 A search stops at its CPU-time budget or its iteration cap, whichever comes first; with a fixed seed and a
 cap that binds first it is reproducible. A bot at a live table also has a wall-clock cap (``wall_seconds``),
 so that it answers in time on a loaded server.
@@ -329,7 +336,8 @@ class SearchBot:
         started = time.process_time()
         possible = [observation.possible(other) for other in range(observation.players)]
         if exact_endgame(state, SOLVED_STOCK):
-            # Heads-up with the stock empty the filled state is the true one: an exact solver, within a budget.
+            # Heads-up with the stock empty, or holding only the face-up trump, the filled state is the true one:
+            # an exact solver, within a budget.
             proven = self.endgame_move(state, seat, heuristic.decide(state, seat, possible), legal)
             if proven is not None:
                 return proven
