@@ -15,7 +15,8 @@ next (``ProofTables``): a result holds for a position whatever led to it, so onc
 of the game is looked up rather than searched again.
 
 The solver reads the state it is given, so a bot calls it on a state filled from its observation: with the
-stock empty and two players that state is the true one (``exact_endgame`` says when it is).
+stock empty (or holding only the face-up trump) and two players that state is the true one (``exact_endgame``
+says when it is).
 """
 
 from __future__ import annotations
