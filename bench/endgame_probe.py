@@ -34,6 +34,7 @@ from games.bots.endgame import exact_endgame, prove
 from games.bots.knowledge import observe
 from games.bots.search import SearchBot
 from games.engine.actions import Action
+from games.engine.cards import popcount
 from games.engine.play import actors, legal_actions, play_trusted
 from games.engine.rules import preset_rules
 from games.engine.state import State
@@ -67,7 +68,7 @@ def position(stock: int, game: int) -> tuple[State, int] | None:
         seats = actors(state)
         seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
         if (len(state.stock) == stock and len(legal_actions(state, seat)) > 1
-                and sum(hand.bit_count() for hand in state.hands) >= MIN_CARDS):
+                and sum(popcount(hand) for hand in state.hands) >= MIN_CARDS):
             return state, seat
         action = heuristic.choose(observe(state, seat, seen), rng)
         play_trusted(state, seat, action)

@@ -31,7 +31,7 @@ from games.engine.state import State
 
 WIN: Final = 0       # the goal: the other seat is the durak
 NOT_LOSE: Final = 1  # the goal: a win or a draw
-# Kept tables holding more positions than this between them are emptied (a position costs about 250 bytes).
+# Kept tables holding more positions than this between them are emptied (a position costs about 230 bytes).
 MOST_KEPT_POSITIONS: Final = 250_000
 
 Key = tuple[int, int, int, int]

@@ -101,7 +101,7 @@ def test_kept_tables_and_the_tree_order_prove_what_a_fresh_solver_proves() -> No
             fresh_nodes += fresh.nodes
     assert agreed >= 50 and 10 <= wins < agreed, (agreed, wins)
     # Along a game many positions were searched at an earlier move already (about two thirds as many
-    # positions are searched; the order alone saves about a tenth).
+    # positions are searched; the order alone saves about a seventh).
     assert kept_nodes < 0.8 * fresh_nodes, (kept_nodes, fresh_nodes)
 
 
