@@ -34,14 +34,13 @@ from games.bots.endgame import exact_endgame, prove
 from games.bots.knowledge import observe
 from games.bots.search import SearchBot
 from games.engine.actions import Action
-from games.engine.cards import popcount
+from games.engine.cards import deck_mask, popcount
 from games.engine.play import actors, legal_actions, play_trusted
 from games.engine.rules import preset_rules
 from games.engine.state import State
 
 REFERENCE_POSITIONS = 1_000_000
 MIN_CARDS = 10
-EVERY_CARD = (1 << 36) - 1
 
 
 @dataclass(frozen=True)
@@ -95,7 +94,7 @@ def play_task(task: Task) -> Outcome | None:
             bot = SearchBot(seconds=LEVELS[level].seconds, iterations=LEVELS[level].iterations)
             started = time.process_time()
             # The seat knows every card here: the observation is the same whatever it is told it has seen.
-            move = bot(observe(state, seat, EVERY_CARD), random.Random(task.game))
+            move = bot(observe(state, seat, deck_mask(state.rules.deck)), random.Random(task.game))
             seconds[level] = time.process_time() - started
             kept[level] = forces_a_win(state, seat, [move])
     return Outcome(task.stock, won, kept, seconds)
@@ -119,7 +118,8 @@ def main() -> None:
     print(f"endgame probe: up to {count} positions of each stock size, levels {', '.join(levels)}", flush=True)
     outcomes: list[Outcome] = []
     with multiprocessing.Pool(2) as pool:
-        for outcome in pool.imap_unordered(play_task, tasks):
+        # In the tasks' order, so that the positions kept are the first games' whatever finishes first.
+        for outcome in pool.imap(play_task, tasks):
             if outcome is not None:
                 outcomes.append(outcome)
     figures: dict[str, float] = {}

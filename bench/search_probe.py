@@ -38,12 +38,12 @@ from games.bots.arena import new_state, play_game
 from games.bots.knowledge import Observation, observe
 from games.bots.search import OTHERS_EXPLORATION, SearchBot
 from games.engine.actions import Action
+from games.engine.cards import deck_mask
 from games.engine.rules import preset_rules
 from games.engine.simulate import wilson_interval
 from games.engine.state import State
 
 ARMS = ("search", "blind", "sighted", "oracle")
-EVERY_CARD = (1 << 36) - 1
 ITERATIONS = 20_000
 
 
@@ -72,7 +72,7 @@ def play_task(task: Task) -> Outcome:
                         epsilon=task.epsilon, others_exploration=task.others)
 
     def sighted(_observation: Observation, rng: random.Random, game: State = state) -> Action:
-        return search(observe(game, seat, EVERY_CARD), rng)
+        return search(observe(game, seat, deck_mask(game.rules.deck)), rng)
 
     def oracle(observation: Observation, rng: random.Random, game: State = state) -> Action:
         return search(observation, rng, deal=lambda _rng: game.copy())
