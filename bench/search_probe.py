@@ -1,26 +1,29 @@
 """What holds the search bot back: the search against the heuristic on mirrored heads-up podkidnoy deals, as it
-is, without its evidence of the bout, given the other hand, and given the whole deal.
+is, with less evidence of the other player's moves, given the other hand, and given the whole deal.
 
-A diagnostic beside bench/bots.py, not one of DESIGN.md's figures. Four arms play the same deals (each deal
-from both seats, the same seeds): ``search`` is the search bot deciding from its observation, as at a table;
-``blind`` is the same bot drawing its deals without the evidence of the other player's moves in the bout;
-``sighted`` is the same bot given an observation in which every card of the other hand counts as seen (only the
-stock's order stays unknown); ``oracle`` is the same bot searching the game's own deal every iteration (the
-other hand and the stock's order known: no player has that, so it is a ceiling for this search, not a way to
-play). If the sighted search is not much stronger, better guesses about the other hand (inference from his
-play) cannot make the search much stronger either: its limit is the worth of its playouts.
+A diagnostic beside bench/bots.py, not one of DESIGN.md's figures. Five arms play the same deals (each deal
+from both seats, the same seeds): ``search`` is the search bot deciding from its observation, as at a table
+(the whole game's moves weighed as evidence, ``inference.Posterior``); ``bout`` is the same bot reading only
+the current bout's moves (``search.likely_sample``); ``blind`` is the same bot drawing its deals without any
+evidence of the other player's moves; ``sighted`` is the same bot given an observation in which every card of
+the other hand counts as seen (only the stock's order stays unknown); ``oracle`` is the same bot searching the
+game's own deal every iteration (the other hand and the stock's order known: no player has that, so it is a
+ceiling for this search, not a way to play). If the sighted search is not much stronger, better guesses about
+the other hand (inference from his play) cannot make the search much stronger either: its limit is the worth
+of its playouts.
 
 Figures: ``winrate_<arm>`` (each arm's share of its decided games against the heuristic) and
-``s_per_move_<arm>`` (CPU seconds a move asked), for the arms played.
+``s_per_move_<arm>`` (CPU seconds a move asked), for the arms played; ``better_<arm>`` and ``worse_<arm>``, the
+games on the same deal and seat that ended better, and worse, for each arm than for the first arm named.
 
 Usage: ``python bench/search_probe.py [--quick] [--json PATH] [--deals=N] [--seconds=S] [--arms=A,B]
-[--epsilon=E] [--others=C]`` (200 deals, 0.1 CPU seconds a move and 20,000 iterations at most, every arm; 2 worker
-processes). About 24 minutes on two cores with the defaults. ``--quick``: 4 deals at 0.02 s, to check that it
-runs. ``--epsilon``: the share of the playouts' moves that are random (``SearchBot``'s ``epsilon``; 0, as at a
-table, unless given). ``--others``: UCB1's constant where the other seat chooses in the tree (``SearchBot``'s
-``others_exploration``; ``search.OTHERS_EXPLORATION``, as at a table, unless given).
+[--epsilon=E] [--others=C] [--offset=K]`` (200 deals, 0.1 CPU seconds a move and 20,000 iterations at most,
+every arm; 2 worker processes). About 24 minutes on two cores with the defaults. ``--quick``: 4 deals at 0.02 s,
+to check that it runs. ``--epsilon``: the share of the playouts' moves that are random (``SearchBot``'s
+``epsilon``; 0, as at a table, unless given). ``--others``: UCB1's constant where the other seat chooses in the
+tree (``SearchBot``'s ``others_exploration``; ``search.OTHERS_EXPLORATION``, as at a table, unless given).
+``--offset``: the deals start at the K-th (0 unless given), so that another run plays other deals.
 """
-
 from __future__ import annotations
 
 import multiprocessing
@@ -35,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._common import parse_args, print_table, write_report
 from games.bots import heuristic
 from games.bots.arena import new_state, play_game
+from games.bots.inference import GUESSES
 from games.bots.knowledge import Observation, observe
 from games.bots.search import OTHERS_EXPLORATION, SearchBot
 from games.engine.actions import Action
@@ -43,7 +47,7 @@ from games.engine.rules import preset_rules
 from games.engine.simulate import wilson_interval
 from games.engine.state import State
 
-ARMS = ("search", "blind", "sighted", "oracle")
+ARMS = ("search", "bout", "blind", "sighted", "oracle")
 ITERATIONS = 20_000
 
 
@@ -54,6 +58,7 @@ class Task:
     seconds: float
     epsilon: float = 0.0
     others: float = OTHERS_EXPLORATION
+    offset: int = 0
 
 
 @dataclass(frozen=True)
@@ -62,14 +67,16 @@ class Outcome:
     won: bool | None  # None: a draw
     seconds: float
     moves: int
+    game: int = 0
 
 
 def play_task(task: Task) -> Outcome:
     """Game 2k and 2k + 1 share a deal, the search's seat swapped."""
-    state = new_state(preset_rules("podkidnoy"), 2, f"search-probe:{task.game // 2}")
+    state = new_state(preset_rules("podkidnoy"), 2, f"search-probe:{task.offset + task.game // 2}")
     seat = task.game % 2
     search = SearchBot(seconds=task.seconds, iterations=ITERATIONS, infer=task.arm != "blind",
-                        epsilon=task.epsilon, others_exploration=task.others)
+                        epsilon=task.epsilon, others_exploration=task.others,
+                        guesses=0 if task.arm == "bout" else GUESSES)
 
     def sighted(_observation: Observation, rng: random.Random, game: State = state) -> Action:
         return search(observe(game, seat, deck_mask(game.rules.deck)), rng)
@@ -79,19 +86,20 @@ def play_task(task: Task) -> Outcome:
 
     bot = sighted if task.arm == "sighted" else oracle if task.arm == "oracle" else search
     bots = [bot, heuristic.choose] if seat == 0 else [heuristic.choose, bot]
-    record = play_game(state, bots, random.Random(f"search-probe:{task.game}"), check=False)
+    record = play_game(state, bots, random.Random(f"search-probe:{2 * task.offset + task.game}"), check=False)
     result = state.result
     won = None if result is None or result["durak"] is None else result["durak"] != seat
-    return Outcome(task.arm, won, record.seconds[seat], record.decisions[seat])
+    return Outcome(task.arm, won, record.seconds[seat], record.decisions[seat], task.game)
 
 
 def main() -> None:
-    options = [arg for arg in sys.argv[1:] if not arg.startswith(("--deals", "--seconds", "--arms", "--epsilon", "--others"))]
+    options = [arg for arg in sys.argv[1:] if not arg.startswith(("--deals", "--seconds", "--arms", "--epsilon", "--others", "--offset"))]
     args = parse_args(__doc__.splitlines()[0] if __doc__ else "search probe", options)
     deals, seconds = (4, 0.02) if args.quick else (200, 0.1)
     arms: tuple[str, ...] = ARMS
     epsilon = 0.0
     others = OTHERS_EXPLORATION
+    offset = 0
     for arg in sys.argv[1:]:
         if arg.startswith("--deals="):
             deals = int(arg.split("=", 1)[1])
@@ -103,6 +111,8 @@ def main() -> None:
             epsilon = float(arg.split("=", 1)[1])
         if arg.startswith("--others="):
             others = float(arg.split("=", 1)[1])
+        if arg.startswith("--offset="):
+            offset = int(arg.split("=", 1)[1])
     unknown = set(arms) - set(ARMS)
     if unknown:
         raise SystemExit(f"unknown arms {sorted(unknown)}: the arms are {', '.join(ARMS)}")
@@ -110,7 +120,7 @@ def main() -> None:
         raise SystemExit(f"--epsilon is a share of the playouts' moves, from 0 to 1, not {epsilon:g}")
     if others < 0:
         raise SystemExit(f"--others is UCB1's constant where the other seat chooses, 0 or more, not {others:g}")
-    tasks = [Task(arm, game, seconds, epsilon, others) for game in range(2 * deals) for arm in arms]
+    tasks = [Task(arm, game, seconds, epsilon, others, offset) for game in range(2 * deals) for arm in arms]
     print(f"search probe: {deals} deals from both seats, {seconds:g} CPU s a move, playouts' random share "
           f"{epsilon:g}, the other seat's UCB1 constant {others:g}, {len(tasks)} games", flush=True)
     started = time.monotonic()
@@ -134,6 +144,15 @@ def main() -> None:
         figures[f"s_per_move_{arm}"] = round(per_move, 4)
     print()
     print_table(["against the heuristic", "games", "decided", "share", "95 % interval", "CPU s a move"], rows)
+    score = {None: 0.5, True: 1.0, False: 0.0}
+    by_game = {(outcome.arm, outcome.game): score[outcome.won] for outcome in outcomes}
+    for arm in arms[1:]:
+        # The same deal and seat against the first arm: games that ended better, and worse, for this arm.
+        pairs = [(by_game[(arm, game)], by_game[(arms[0], game)]) for game in range(2 * deals)]
+        better = sum(1 for mine, theirs in pairs if mine > theirs)
+        worse = sum(1 for mine, theirs in pairs if mine < theirs)
+        print(f"{arm} against {arms[0]} on the same deals and seats: {better} games better, {worse} worse")
+        figures[f"better_{arm}"], figures[f"worse_{arm}"] = better, worse
     figures.update(deals=deals, seconds=seconds, epsilon=epsilon, others_exploration=others, quick=1 if args.quick else 0)
     if args.json:
         write_report(args.json, figures)

@@ -52,7 +52,7 @@ def play_game(
         seats = movers(state) if state.special else actors(state)
         seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
         started = time.process_time()
-        action = bots[seat](observe(state, seat, seen, bout.steps), rng)
+        action = bots[seat](observe(state, seat, seen, bout.steps, bout.history), rng)
         spent = time.process_time() - started
         bout.remember(state, seat, action, seen)
         record.seconds[seat] += spent

@@ -71,16 +71,19 @@ HIDDEN_FIELDS = ("hands", "stock", "hidden", "hidden_trump", "claim")
 
 
 class BoutStep:
-    """One action of the current bout as everyone saw it: the public state just before it (hands hold only
-    their seen cards, the stock is empty and ``stock_count`` says how many cards it held), who acted, and what."""
+    """One action of the game as everyone saw it: the public state just before it (hands hold only their seen
+    cards, the stock is empty and ``stock_count`` says how many cards it held), how many cards each seat held
+    then (``counts``), who acted, and what."""
 
-    __slots__ = ("public", "stock_count", "seat", "action")
+    __slots__ = ("public", "stock_count", "seat", "action", "counts")
 
-    def __init__(self, public: State, stock_count: int, seat: int, action: Action) -> None:
+    def __init__(self, public: State, stock_count: int, seat: int, action: Action,
+                 counts: tuple[int, ...] = ()) -> None:
         self.public = public
         self.stock_count = stock_count
         self.seat = seat
         self.action = action
+        self.counts = counts  # how many cards each seat held just before the action
 
 
 class Evidence:
@@ -124,12 +127,14 @@ def bout_evidence(bout: Sequence[BoutStep], seat: int, players: int) -> tuple[Ev
 class BoutMemory:
     """The current bout's actions as public steps, for the observations of a game played action by action:
     ``remember(state, seat, action)`` before each action is played, ``steps`` for ``observe``. A lead starts
-    a new bout. Only heads-up plain games are remembered (``infers``)."""
+    a new bout. ``history`` keeps every step of the game (``observe``'s ``history``, the search's whole-game
+    inference). Only heads-up plain games are remembered (``infers``)."""
 
-    __slots__ = ("steps",)
+    __slots__ = ("steps", "history")
 
     def __init__(self) -> None:
         self.steps: list[BoutStep] = []
+        self.history: list[BoutStep] = []
 
     def remember(self, state: State, seat: int, action: Action, seen: int) -> None:
         if not infers(state):
@@ -143,22 +148,30 @@ class BoutMemory:
         public.hands = [hand & seen for hand in state.hands]
         public.stock = []
         public.claim = NO_CLAIM
-        self.steps.append(BoutStep(public, len(state.stock), seat, action))
+        step = BoutStep(public, len(state.stock), seat, action, tuple(popcount(hand) for hand in state.hands))
+        self.steps.append(step)
+        self.history.append(step)
 
 
 def bout_in_log(initial: State, log: Iterable[LogEntry]) -> list[BoutStep]:
     """The current bout's steps (``BoutMemory``) of the game dealt as ``initial`` (which is left as it is)
     after the actions of ``log``: for a live table, whose service keeps the deal and the action log."""
+    return game_in_log(initial, log).steps
+
+
+def game_in_log(initial: State, log: Iterable[LogEntry]) -> BoutMemory:
+    """The ``BoutMemory`` of the game dealt as ``initial`` (which is left as it is) after the actions of
+    ``log``: its current bout's steps and the whole game's, public facts only."""
     memory = BoutMemory()
     if not infers(initial):
-        return memory.steps
+        return memory
     state = initial.copy()
     seen = 0
     for seat, action in parse_log(log):
         memory.remember(state, seat, action, seen)
         play(state, seat, action)
         seen |= action.cards
-    return memory.steps
+    return memory
 
 
 class Observation:
@@ -170,12 +183,12 @@ class Observation:
     to be played on: ``sample`` and ``filled`` return states that are."""
 
     __slots__ = ("seat", "rules", "players", "trump", "face_up", "hand", "counts", "known", "discard",
-                 "unseen", "stock_count", "legal", "public", "hidden_down", "trump_under", "evidence")
+                 "unseen", "stock_count", "legal", "public", "hidden_down", "trump_under", "evidence", "history")
 
     def __init__(
         self, seat: int, public: State, counts: tuple[int, ...], stock_count: int, seen: int,
         legal: tuple[Action, ...], in_play: int, hidden_down: int = 0, trump_under: bool = False,
-        bout: Sequence[BoutStep] = (),
+        bout: Sequence[BoutStep] = (), history: Sequence[BoutStep] = (),
     ) -> None:
         self.seat = seat
         self.rules = public.rules
@@ -210,6 +223,9 @@ class Observation:
         if popcount(self.unseen) != expected:
             raise ValueError(f"inconsistent observation: {popcount(self.unseen)} unseen cards for {expected} places")
         self.evidence = bout_evidence(bout, seat, public.n)
+        # Every step of the game so far (heads-up plain games: ``BoutMemory.history``), for the search's
+        # whole-game inference (``inference.Posterior``); public facts only, like ``evidence``.
+        self.history = tuple(history)
 
     def key(self) -> tuple[Any, ...]:
         """Every fact of the observation as plain values, for comparing two observations."""
@@ -220,8 +236,13 @@ class Observation:
              step.action.cards, step.action.target, step.laid_since)
             for step in self.evidence
         )  # fmt: skip
+        history = tuple(
+            (_public_facts(step.public), step.public.hands, step.stock_count, step.seat, step.action.kind,
+             step.action.cards, step.action.target, step.counts)
+            for step in self.history
+        )  # fmt: skip
         return (self.seat, self.hand, self.counts, self.known, self.discard, self.unseen, self.stock_count,
-                self.face_up, legal, public, self.hidden_down, self.trump_under, evidence)
+                self.face_up, legal, public, self.hidden_down, self.trump_under, evidence, history)
 
     def others(self) -> list[int]:
         return [seat for seat in range(self.players) if seat != self.seat]
@@ -244,6 +265,11 @@ class Observation:
         """A playable state consistent with this observation, the unseen cards dealt in a fixed order. For
         bots that read only public facts of a state: what lands in the other hands means nothing."""
         return self._deal(list(cards_in(self.unseen)))
+
+    def deal_in(self, pool: list[int]) -> State:
+        """The state with the unseen cards ``pool`` dealt in its order: the other hands first (seat by seat, up
+        to their counts), then the stock, its top last."""
+        return self._deal(pool)
 
     def _deal(self, pool: list[int]) -> State:
         state = self.public.copy()
@@ -289,7 +315,8 @@ def _plain(value: object) -> object:
     return value
 
 
-def observe(state: State, seat: int, seen: int, bout: Sequence[BoutStep] = ()) -> Observation:
+def observe(state: State, seat: int, seen: int, bout: Sequence[BoutStep] = (),
+            history: Sequence[BoutStep] = ()) -> Observation:
     """What ``seat`` may know of ``state``, given ``seen``, the cards that have been face up so far (see
     ``seen_in_log``). The table, the discard and the face-up card count as seen whatever ``seen`` says."""
     seen |= state.discard | state.table_mask() | shown_cards(state)
@@ -324,7 +351,7 @@ def observe(state: State, seat: int, seen: int, bout: Sequence[BoutStep] = ()) -
     public.claim = NO_CLAIM
     trump_under = state.hidden_trump >= 0 and bool(state.stock)
     return Observation(seat, public, counts, len(state.stock), seen, tuple(legal_actions(state, seat)), in_play,
-                       hidden_down, trump_under, bout)
+                       hidden_down, trump_under, bout, history)
 
 
 def shown_cards(state: State) -> int:
@@ -542,7 +569,7 @@ class PublicGame:
             self._bring(seat, hand)
             if hidden_card >= 0 and self.state.hidden_up >> seat & 1:
                 self.state.hidden[seat] = hidden_card
-            return observe(self.state, seat, self.seen, self.bout.steps)
+            return observe(self.state, seat, self.seen, self.bout.steps, self.bout.history)
         finally:
             self.state = saved
 

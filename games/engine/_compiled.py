@@ -24,6 +24,7 @@ COMPILED_SOURCES = (
     "games/bots/heuristic.py",
     "games/bots/knowledge.py",
     "games/bots/endgame.py",
+    "games/bots/inference.py",
     "games/bots/search.py",
 )
 HASH_FILE = "games/engine/.compiled-sources.sha256"

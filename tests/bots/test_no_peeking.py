@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from games.bots import BOTS, POLICIES
-from games.bots.knowledge import bout_in_log, observe, seen_in_log
+from games.bots.knowledge import game_in_log, observe, seen_in_log
 from games.bots.search import SearchBot
 from games.engine import Action, Rules, State, actors, legal_actions, play_trusted
 from tests.bots.variants import VARIANTS, new_state, shuffle_hidden, variant_id
@@ -68,9 +68,10 @@ def test_the_search_does_not_peek(variant: tuple[Rules, int]) -> None:
 
 
 @pytest.mark.parametrize("variant", [VARIANTS[0], VARIANTS[3], VARIANTS[11]], ids=variant_id)
-def test_the_search_reading_the_bout_as_evidence_does_not_peek(variant: tuple[Rules, int]) -> None:
-    """Heads-up the search weighs its deals by the other player's moves in the bout: that evidence is read
-    from the public course of the game, so the choice still does not change when the hidden cards move."""
+def test_the_search_reading_the_game_as_evidence_does_not_peek(variant: tuple[Rules, int]) -> None:
+    """Heads-up the search weighs its deals by the other player's moves in the bout and in the whole game:
+    that evidence is read from the public course of the game, so the choice still does not change when the
+    hidden cards move."""
     rules, players = variant
     seed = f"evidence-{variant_id(variant)}"
     dealt = new_state(rules, players, seed)
@@ -78,14 +79,14 @@ def test_the_search_reading_the_bout_as_evidence_does_not_peek(variant: tuple[Ru
     rng = random.Random(11)
     moved = weighed = 0
     for state, seat, log in heuristic_positions(rules, players, seed, every=4):
-        seen, bout = seen_in_log(log), bout_in_log(dealt, log)
-        observation = observe(state, seat, seen, bout)
-        weighed += bool(observation.evidence) and observation.stock_count > 0
+        seen, memory = seen_in_log(log), game_in_log(dealt, log)
+        observation = observe(state, seat, seen, memory.steps, memory.history)
+        weighed += bool(observation.history) and observation.stock_count > 0
         choice = search(observation, random.Random(1))
         for _ in range(SHUFFLES):
             shuffled = shuffle_hidden(state, seat, seen, rng)
             moved += shuffled.hands != state.hands or shuffled.stock != state.stock
-            assert search(observe(shuffled, seat, seen, bout), random.Random(1)) == choice
+            assert search(observe(shuffled, seat, seen, memory.steps, memory.history), random.Random(1)) == choice
     assert moved > 0 and weighed > 0
 
 

@@ -1,0 +1,267 @@
+"""Whole-game inference of the other hand, heads-up on plain tables: how well a guess at his hand now explains
+every move he has made since the deal, the heuristic being the model of him.
+
+A guess gives his hidden cards now (the cards of his hand nobody has seen). Walking the game back from now
+(``Observation.history``, every step with the public state before it and each seat's card count), his hidden
+cards before each step are the ones after it, with the hidden cards the step laid or showed put back, and
+without the cards he drew from the stock after it: how many he drew is public (his hidden count before and
+after, and the hidden cards laid), which of his hidden cards they were is not. With his hand at each of his
+decisions so reconstructed, a decision that the heuristic would have made otherwise is a miss.
+
+Which cards he drew at each refill is searched for as the walk goes (``History.misses``): a few random choices
+at each refill, each followed back to the deal while it can still explain his play better than the best found.
+Under a random deal every choice is as likely as any other, so the fewest misses found says how well the guess
+can explain his play at all. In heuristic self-play (tests/bots/test_game_inference.py) the true hand explains
+every decision in more than 0.8 of the positions, a random guess in fewer than half.
+
+``Posterior`` weighs random guesses by ``likelihood ** misses``, runs a Metropolis chain from the best of them
+(one card of his swapped for another unseen card a step), and deals the search's states from the chain, each
+with the stock shuffled afresh. What a miss counts is read from the player (``adaptive_likelihood``): sharply
+when the best guess explains nearly all his decisions, not at all when the heuristic does not explain him.
+"""
+from __future__ import annotations
+
+import bisect
+import random
+import time
+from typing import Final
+
+from games.engine.actions import ATTACK, COVER, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action
+from games.engine.cards import cards_in, deck_mask, popcount
+from games.engine.state import State
+
+from . import heuristic
+from .knowledge import Observation
+
+SHARPEST: Final = 0.02  # the least a miss counts (adaptive_likelihood)
+GUESSES: Final = 100  # random guesses weighed at the root of a search
+CHAIN_STEPS: Final = 300  # the Metropolis chain's steps from the best of them
+TRIES: Final = 3  # random choices of the cards drawn at a refill, the best kept
+LAID: Final = (ATTACK, THROW, COVER, TRANSFER, SHOW_TRUMP)  # the kinds of move that lay or show cards
+DECISIONS: Final = (ATTACK, THROW, COVER, TRANSFER, PASS, TAKE)  # the kinds weighed as evidence
+
+
+class Decision:
+    """One decision of the other player: the public state before it (his known cards in his hand, his seat's
+    other cards to be filled in), his known cards then, and what he did."""
+
+    __slots__ = ("then", "known", "mine", "need", "unseen", "action")
+
+    def __init__(self, then: State, known: int, mine: int, need: int, unseen: int, action: Action) -> None:
+        self.then = then
+        self.known = known
+        self.mine = mine  # the observer's cards the other player had seen then
+        self.need = need  # how many more cards the observer held then
+        self.unseen = unseen  # the cards not on the table, not discarded and not face up under the stock
+        self.action = action
+
+
+class Segment:
+    """The steps between two refills, walked back: first the cards he drew at the refill that ends it (how
+    many), then its steps latest first, each with the hidden cards it laid and his decision, if any."""
+
+    __slots__ = ("drawn", "steps")
+
+    def __init__(self, drawn: int) -> None:
+        self.drawn = drawn
+        self.steps: list[tuple[int, Decision | None]] = []
+
+
+class History:
+    """The other player's decisions in a heads-up game, from ``Observation.history``, ready to be weighed
+    against guesses at his hand."""
+
+    __slots__ = ("other", "segments", "decisions", "left")
+
+    def __init__(self, observation: Observation) -> None:
+        other = 1 - observation.seat
+        observer = observation.seat
+        self.other = other
+        history = observation.history
+        deck = deck_mask(observation.rules.deck)
+        after = observation.counts[other] - popcount(observation.known[other])
+        segments: list[Segment] = []
+        segment: Segment | None = None
+        decisions = 0
+        for index in range(len(history) - 1, -1, -1):
+            step = history[index]
+            public = step.public
+            known = public.hands[other]
+            before = step.counts[other] - popcount(known)
+            action = step.action
+            kind = action.kind
+            own = step.seat == other
+            laid = action.cards & ~known if own and kind in LAID else 0
+            drawn = after - before + popcount(laid)
+            after = before
+            if segment is None or drawn > 0:
+                segment = Segment(max(drawn, 0))
+                segments.append(segment)
+            decision: Decision | None = None
+            if own and kind in DECISIONS:
+                then = public.copy()
+                if step.stock_count:
+                    then.stock = [public.trump_card] * step.stock_count  # the heuristic reads only how many
+                unseen = deck & ~(then.discard | then.table_mask())
+                if step.stock_count and public.trump_card >= 0:
+                    unseen &= ~(1 << public.trump_card)
+                mine = public.hands[observer]
+                decision = Decision(then, known, mine, step.counts[observer] - popcount(mine), unseen, action)
+                decisions += 1
+            segment.steps.append((laid, decision))
+        self.segments = segments
+        self.decisions = decisions
+        self.left = 0  # choices of draws left to the current search (``misses``)
+
+    def misses(self, hidden: int, rng: random.Random, tries: int = TRIES, budget: int = -1) -> int:
+        """How few of his decisions the heuristic would have made otherwise, had his hidden cards now been
+        ``hidden``, under the draws found: walking back, at each refill up to ``tries`` random choices of the
+        cards he drew, each followed back to the deal while it can still beat the best found (a depth-first
+        search stopped by a perfect explanation or, past its first path, by ``budget`` choices in all;
+        ``tries`` times the refills unless given)."""
+        self.left = budget if budget >= 0 else tries * len(self.segments)
+        return self._search(0, hidden, 0, 1 << 30, rng, tries)
+
+    def _search(self, index: int, hidden: int, so_far: int, best: int, rng: random.Random, tries: int) -> int:
+        segments = self.segments
+        while index < len(segments) and not segments[index].drawn:
+            missed, hidden = self._walk(segments[index], hidden, best - so_far)
+            so_far += missed
+            if so_far >= best:
+                return best
+            index += 1
+        if index == len(segments):
+            return so_far
+        segment = segments[index]
+        for attempt in range(tries):
+            if attempt and self.left <= 0 or best <= so_far:
+                break
+            self.left -= 1
+            missed, earlier = self._walk(segment, _remove_random(hidden, segment.drawn, rng), best - so_far)
+            if so_far + missed < best:
+                best = self._search(index + 1, earlier, so_far + missed, best, rng, tries)
+        return best
+
+    def _walk(self, segment: Segment, hidden: int, most: int) -> tuple[int, int]:
+        """His misses in ``segment`` (stopping at ``most``) and his hidden cards before it, from ``hidden``
+        after its refill's cards were taken out."""
+        other = self.other
+        missed = 0
+        for laid, decision in segment.steps:
+            hidden |= laid
+            if decision is None or missed >= most:
+                continue
+            held = decision.known | hidden
+            then = decision.then
+            unseen = decision.unseen & ~held
+            mine = decision.mine
+            filler = unseen & ~mine
+            hands = then.hands
+            hands[other] = held
+            hands[1 - other] = mine | heuristic.first_cards(filler, decision.need) if decision.need > 0 else mine
+            possible = [0, 0]
+            possible[other] = held
+            possible[1 - other] = mine | unseen
+            choice = heuristic.decide(then, other, possible)
+            action = decision.action
+            if choice.kind != action.kind or choice.cards != action.cards or choice.target != action.target:
+                missed += 1
+        return missed, hidden
+
+
+def adaptive_likelihood(fewest: int, decisions: int) -> float:
+    """What a miss counts against a guess, from how well the best guess explains his decisions: a player who
+    plays as the heuristic does (every decision explained) is read sharply, one who often does not, loosely,
+    and one the heuristic does not explain at all (a random player) not at all. With ``q`` the share of his
+    decisions he plays as the heuristic would (estimated from the best guess's misses), a miss is
+    ``(1 - q) / q`` times as likely as a hit, kept between ``SHARPEST`` and 1."""
+    share = (fewest + 0.5) / (decisions + 1)
+    return min(1.0, max(SHARPEST, share / (1.0 - share)))
+
+
+def _remove_random(cards: int, count: int, rng: random.Random) -> int:
+    """``cards`` less ``count`` of them chosen at random."""
+    chosen = list(cards_in(cards))
+    for index in range(count):
+        pick = index + int(rng.random() * (len(chosen) - index))
+        chosen[index], chosen[pick] = chosen[pick], chosen[index]
+        cards &= ~(1 << chosen[index])
+    return cards
+
+
+class Posterior:
+    """Guesses at the other hand weighed by the whole game's evidence; ``deal(rng)`` draws a playable state
+    from them, the stock's order drawn afresh each time.
+
+    ``guesses`` random guesses are weighed first (``likelihood`` ** misses; None: ``adaptive_likelihood`` of the
+    best one's misses); with ``steps``, a Metropolis chain then starts from the best of them and the chain's
+    states are the guesses drawn from (``seconds``: CPU time the chain may take at most)."""
+
+    __slots__ = ("observation", "guesses", "cumulative", "likelihood", "fewest", "decisions")
+
+    def __init__(self, observation: Observation, rng: random.Random, guesses: int = GUESSES,
+                 likelihood: float | None = None, tries: int = TRIES, steps: int = CHAIN_STEPS,
+                 seconds: float = 1.0) -> None:
+        started = time.process_time()
+        self.observation = observation
+        other = 1 - observation.seat
+        history = History(observation)
+        self.decisions = history.decisions
+        need = observation.counts[other] - popcount(observation.known[other])
+        unseen = list(cards_in(observation.unseen))
+        self.guesses: list[int] = []
+        self.cumulative: list[float] = []
+        misses: list[int] = []
+        for _ in range(max(guesses, 1)):
+            rng.shuffle(unseen)
+            hand = 0
+            for card in unseen[:need]:
+                hand |= 1 << card
+            self.guesses.append(hand)
+            misses.append(history.misses(hand, rng, tries))
+        fewest = min(misses)
+        self.fewest = fewest
+        self.likelihood = adaptive_likelihood(fewest, history.decisions) if likelihood is None else likelihood
+        if steps:
+            self._chain(history, misses, rng, tries, steps, started + seconds)
+            misses = [0] * len(self.guesses)
+            fewest = 0
+        total = 0.0
+        for missed in misses:
+            total += self.likelihood ** (missed - fewest)
+            self.cumulative.append(total)
+
+    def _chain(self, history: History, misses: list[int], rng: random.Random, tries: int, steps: int,
+               deadline: float) -> None:
+        """Metropolis from the best guess: swap one of his hidden cards for another unseen card, and keep the
+        swap with probability likelihood ** (its misses less the current guess's); the chain's states after
+        its first quarter become the guesses."""
+        missed = self.fewest
+        hand = self.guesses[misses.index(missed)]
+        unseen = self.observation.unseen
+        likelihood = self.likelihood
+        chain: list[int] = []
+        for step in range(steps):
+            if step % 16 == 15 and time.process_time() > deadline:
+                break
+            held = list(cards_in(hand))
+            rest = list(cards_in(unseen & ~hand))
+            if held and rest:
+                out = held[int(rng.random() * len(held))]
+                into = rest[int(rng.random() * len(rest))]
+                proposal = hand & ~(1 << out) | 1 << into
+                proposed = history.misses(proposal, rng, tries)
+                if proposed <= missed or rng.random() < likelihood ** (proposed - missed):
+                    hand, missed = proposal, proposed
+            chain.append(hand)
+        self.guesses = chain[len(chain) // 4:] or [hand]
+
+    def deal(self, rng: random.Random) -> State:
+        """A state with a guess drawn by its weight in the other hand, and the other unseen cards in the stock
+        in a random order."""
+        cumulative = self.cumulative
+        pick = bisect.bisect_right(cumulative, rng.random() * cumulative[-1])
+        hand = self.guesses[min(pick, len(self.guesses) - 1)]
+        stock = list(cards_in(self.observation.unseen & ~hand))
+        rng.shuffle(stock)
+        return self.observation.deal_in(list(cards_in(hand)) + stock)

@@ -1,0 +1,159 @@
+"""The search's whole-game inference (games.bots.inference): heads-up it weighs guesses at the other hand by
+how well they explain every move he has made since the deal, walking his draws back, the heuristic being its
+model of him. Against the heuristic itself the true hand must explain his moves, and the deals drawn from the
+posterior must guess his hand far better than blind deals and than the current bout's evidence alone."""
+
+from __future__ import annotations
+
+import random
+
+from games.bots import heuristic
+from games.bots.inference import History, Posterior
+from games.bots.knowledge import BoutMemory, Observation, game_in_log, observe
+from games.bots.search import SearchBot, likely_sample
+from games.engine import Action, Rules, State, actors, play
+from games.engine.cards import popcount
+from tests.bots.variants import new_state
+
+GAMES = 12
+SAMPLES = 10
+
+
+def _positions(games: int, rules: Rules | None = None) -> list[tuple[State, Observation]]:
+    """Observations with a history (and cards of the other hand still to guess, the stock not yet empty) in
+    games the heuristic plays against itself."""
+    rng = random.Random(5)
+    found = []
+    for game in range(games):
+        state = new_state(rules or Rules(), 2, f"game-inference:{game}")
+        seen, memory = 0, BoutMemory()
+        while not state.finished:
+            seats = actors(state)
+            seat = seats[int(rng.random() * len(seats))]
+            observation = observe(state, seat, seen, memory.steps, memory.history)
+            other = 1 - seat
+            if observation.history and observation.stock_count and state.hands[other] & ~observation.known[other]:
+                found.append((state.copy(), observation))
+            action = heuristic.choose(observation, rng)
+            memory.remember(state, seat, action, seen)
+            play(state, seat, action)
+            seen |= action.cards
+    return found
+
+
+def _hidden(state: State, observation: Observation) -> int:
+    other = 1 - observation.seat
+    return state.hands[other] & ~observation.known[other]
+
+
+def test_the_true_hand_explains_the_heuristic_s_whole_game() -> None:
+    """With enough tries at which cards he drew when, the walk back finds draws under which the heuristic makes
+    every one of his decisions with the true hand; a wrong count of his draws or of his cards at a step would
+    leave misses. Random guesses at his hand explain far fewer."""
+    positions = _positions(GAMES)[::3]
+    assert len(positions) > 100
+    rng = random.Random(2)
+    explained = guessed = 0
+    for state, observation in positions:
+        history = History(observation)
+        assert history.decisions > 0
+        explained += history.misses(_hidden(state, observation), rng, tries=200) == 0
+        guess = observation.sample(rng).hands[1 - observation.seat] & ~observation.known[1 - observation.seat]
+        guessed += history.misses(guess, rng, tries=200) == 0
+    assert explained / len(positions) > 0.8, explained / len(positions)
+    assert guessed / len(positions) < 0.5, guessed / len(positions)
+
+
+def test_the_posterior_guesses_the_other_hand_better_than_the_bout_alone() -> None:
+    rng = random.Random(7)
+    blind = bout = posterior = 0.0
+    positions = _positions(GAMES)[::2]
+    for state, observation in positions:
+        other = 1 - observation.seat
+        hidden = _hidden(state, observation)
+        deals = Posterior(observation, rng)
+        for _ in range(SAMPLES):
+            blind += popcount(observation.sample(rng).hands[other] & hidden) / popcount(hidden)
+            bout += popcount(likely_sample(observation, rng).hands[other] & hidden) / popcount(hidden)
+            posterior += popcount(deals.deal(rng).hands[other] & hidden) / popcount(hidden)
+    count = len(positions) * SAMPLES
+    blind, bout, posterior = blind / count, bout / count, posterior / count
+    assert posterior > bout + 0.04 and posterior > blind + 0.06, (posterior, bout, blind)
+
+
+def test_a_posterior_deal_is_a_deal_of_the_observation() -> None:
+    """Every deal holds the seat's own hand, the other seat's known cards and count, and the unseen cards in
+    the other hand and the stock, the face-up card at the stock's bottom."""
+    rng = random.Random(3)
+    for _state, observation in _positions(3)[::5]:
+        other = 1 - observation.seat
+        deals = Posterior(observation, rng, guesses=20)
+        for _ in range(5):
+            dealt = deals.deal(rng)
+            assert dealt.hands[observation.seat] == observation.hand
+            assert dealt.hands[other] & observation.known[other] == observation.known[other]
+            assert popcount(dealt.hands[other]) == observation.counts[other]
+            stock = 0
+            for card in dealt.stock:
+                stock |= 1 << card
+            assert len(dealt.stock) == observation.stock_count
+            assert (dealt.hands[other] & ~observation.known[other]) | stock & ~(1 << dealt.stock[0]) \
+                == observation.unseen
+            assert dealt.stock[0] == observation.face_up
+
+
+def test_a_live_table_s_log_gives_the_same_history_as_the_game_played() -> None:
+    """``game_in_log`` replays a live table's log into the same public steps a game played action by action
+    remembers, and remembers nothing for a game whose moves are not evidence."""
+    state = new_state(Rules(), 2, "game-inference:log")
+    dealt = state.copy()
+    rng = random.Random(1)
+    memory = BoutMemory()
+    log: list[tuple[int, Action]] = []
+    seen = 0
+    while not state.finished and len(log) < 40:
+        seat = actors(state)[0]
+        action = heuristic.choose(observe(state, seat, seen, memory.steps, memory.history), rng)
+        memory.remember(state, seat, action, seen)
+        play(state, seat, action)
+        log.append((seat, action))
+        seen |= action.cards
+    replayed = game_in_log(dealt, log)
+    assert len(replayed.history) == len(memory.history) == len(log)
+    for mine, theirs in zip(replayed.history, memory.history):
+        assert (mine.seat, mine.action, mine.counts, mine.stock_count, mine.public.hands) == \
+            (theirs.seat, theirs.action, theirs.counts, theirs.stock_count, theirs.public.hands)
+    three = new_state(Rules(), 3, "game-inference:three")
+    seat = actors(three)[0]
+    action = heuristic.choose(observe(three, seat, 0), rng)
+    assert game_in_log(three, [(seat, action)]).history == []
+
+
+def test_the_search_draws_its_deals_from_the_posterior_heads_up_on_plain_tables_only() -> None:
+    """Heads-up with a history and cards in the stock the search weighs the whole game (``last_posterior``);
+    at three players, at a cheating table, without the game's history and with ``guesses=0`` it does not."""
+    search = SearchBot(seconds=60.0, iterations=30)
+    without = SearchBot(seconds=60.0, iterations=30, guesses=0)
+    used = 0
+    for state, observation in _positions(2)[::4]:
+        if len(observation.legal) < 2 or not observation.history:
+            continue
+        search(observation, random.Random(1))
+        assert search.last_posterior is not None and search.last_posterior.decisions > 0
+        without(observation, random.Random(1))
+        assert without.last_posterior is None
+        bare = observe(state, observation.seat, 0)
+        assert not bare.history
+        search(bare, random.Random(1))
+        assert search.last_posterior is None
+        used += 1
+    assert used > 5
+    for rules, players in ((Rules(), 3), (Rules(cheating=True), 2)):
+        state = new_state(rules, players, "game-inference:none")
+        memory = BoutMemory()
+        for _ in range(8):
+            seat = actors(state)[0]
+            action = heuristic.choose(observe(state, seat, 0, memory.steps, memory.history), random.Random(1))
+            memory.remember(state, seat, action, 0)
+            play(state, seat, action)
+        assert memory.history == []
