@@ -182,7 +182,7 @@ def adaptive_likelihood(fewest: int, decisions: int) -> float:
 def _remove_random(cards: int, count: int, rng: random.Random) -> int:
     """``cards`` less ``count`` of them chosen at random."""
     chosen = list(cards_in(cards))
-    for index in range(count):
+    for index in range(min(count, len(chosen))):
         pick = index + int(rng.random() * (len(chosen) - index))
         chosen[index], chosen[pick] = chosen[pick], chosen[index]
         cards &= ~(1 << chosen[index])

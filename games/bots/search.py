@@ -398,8 +398,9 @@ class SearchBot:
         iteration = 0
         inferring = self.infer and bool(observation.evidence) and observation.stock_count > 0
         self.last_posterior = None
+        other = 1 - seat
         if self.infer and self.guesses and observation.history and observation.stock_count > 0 and deal is None \
-                and infers(observation.public):
+                and infers(observation.public) and observation.counts[other] > popcount(observation.known[other]):
             posterior = Posterior(observation, rng, self.guesses, seconds=POSTERIOR_SHARE * budget)
             self.last_posterior = posterior
             deal = posterior.deal

@@ -12,7 +12,7 @@ from games.bots.inference import History, Posterior
 from games.bots.knowledge import BoutMemory, Observation, game_in_log, observe
 from games.bots.search import SearchBot, likely_sample
 from games.engine import Action, Rules, State, actors, play
-from games.engine.cards import popcount
+from games.engine.cards import deck_mask, popcount
 from tests.bots.variants import new_state
 
 GAMES = 12
@@ -145,6 +145,11 @@ def test_the_search_draws_its_deals_from_the_posterior_heads_up_on_plain_tables_
         bare = observe(state, observation.seat, 0)
         assert not bare.history
         search(bare, random.Random(1))
+        assert search.last_posterior is None
+        # A seat that knows every card of the other hand (bench/search_probe.py's sighted arm) has nothing to
+        # guess, though the history it is given says he held hidden cards.
+        sighted = observe(state, observation.seat, deck_mask(state.rules.deck), (), observation.history)
+        search(sighted, random.Random(1))
         assert search.last_posterior is None
         used += 1
     assert used > 5
