@@ -71,7 +71,7 @@ class History:
     """The other player's decisions in a heads-up game, from ``Observation.history``, ready to be weighed
     against guesses at his hand."""
 
-    __slots__ = ("other", "segments", "decisions", "left")
+    __slots__ = ("other", "segments", "decisions", "left", "walked")
 
     def __init__(self, observation: Observation) -> None:
         other = 1 - observation.seat
@@ -111,20 +111,24 @@ class History:
             segment.steps.append((laid, decision))
         self.segments = segments
         self.decisions = decisions
-        self.left = 0  # choices of draws left to the current search (``misses``)
+        self.left = 0  # segments the current search (``misses``) may still walk
+        self.walked = 0  # segments walked since the history was read
 
     def misses(self, hidden: int, rng: random.Random, tries: int = TRIES, budget: int = -1) -> int:
         """How few of his decisions the heuristic would have made otherwise, had his hidden cards now been
         ``hidden``, under the draws found: walking back, at each refill up to ``tries`` random choices of the
         cards he drew, each followed back to the deal while it can still beat the best found (a depth-first
-        search stopped by a perfect explanation or, past its first path, by ``budget`` choices in all;
-        ``tries`` times the refills unless given)."""
+        search stopped by a perfect explanation or, once its first path is walked, by ``budget`` segments
+        walked in all; ``tries`` times the segments unless given). The first path alone walks each segment
+        once, so a guess costs at most about ``tries`` + 1 walks of the game, however badly the heuristic
+        explains the player (against a random player no draw explains him, and nothing is pruned)."""
         self.left = budget if budget >= 0 else tries * len(self.segments)
         return self._search(0, hidden, 0, 1 << 30, rng, tries)
 
     def _search(self, index: int, hidden: int, so_far: int, best: int, rng: random.Random, tries: int) -> int:
         segments = self.segments
         while index < len(segments) and not segments[index].drawn:
+            self.left -= 1
             missed, hidden = self._walk(segments[index], hidden, best - so_far)
             so_far += missed
             if so_far >= best:
@@ -147,6 +151,7 @@ class History:
         after its refill's cards were taken out."""
         other = self.other
         missed = 0
+        self.walked += 1
         for laid, decision in segment.steps:
             hidden |= laid
             if decision is None or missed >= most:
@@ -195,7 +200,8 @@ class Posterior:
 
     ``guesses`` random guesses are weighed first (``likelihood`` ** misses; None: ``adaptive_likelihood`` of the
     best one's misses); with ``steps``, a Metropolis chain then starts from the best of them and the chain's
-    states are the guesses drawn from (``seconds``: CPU time the chain may take at most)."""
+    states are the guesses drawn from (``seconds``: the CPU time both may take together, give or take a few
+    guesses' or steps' worth: the clock is read every 8 guesses and every 16 steps)."""
 
     __slots__ = ("observation", "guesses", "cumulative", "likelihood", "fewest", "decisions")
 
@@ -212,7 +218,10 @@ class Posterior:
         self.guesses: list[int] = []
         self.cumulative: list[float] = []
         misses: list[int] = []
-        for _ in range(max(guesses, 1)):
+        deadline = started + seconds
+        for guess in range(max(guesses, 1)):
+            if guess % 8 == 7 and time.process_time() > deadline:
+                break
             rng.shuffle(unseen)
             hand = 0
             for card in unseen[:need]:
@@ -223,7 +232,7 @@ class Posterior:
         self.fewest = fewest
         self.likelihood = adaptive_likelihood(fewest, history.decisions) if likelihood is None else likelihood
         if steps:
-            self._chain(history, misses, rng, tries, steps, started + seconds)
+            self._chain(history, misses, rng, tries, steps, deadline)
             misses = [0] * len(self.guesses)
             fewest = 0
         total = 0.0

@@ -6,6 +6,7 @@ posterior must guess his hand far better than blind deals and than the current b
 from __future__ import annotations
 
 import random
+import time
 
 from games.bots import heuristic
 from games.bots.inference import History, Posterior
@@ -162,3 +163,34 @@ def test_the_search_draws_its_deals_from_the_posterior_heads_up_on_plain_tables_
             memory.remember(state, seat, action, 0)
             play(state, seat, action)
         assert memory.history == []
+
+
+def test_weighing_a_guess_costs_a_few_walks_of_the_game_even_against_a_random_player() -> None:
+    """Against a random player no choice of his draws explains his play, so nothing is pruned: the search
+    over his draws still walks each segment of the game at most about ``tries`` + 1 times, and a posterior
+    keeps to its CPU time."""
+    rng = random.Random(9)
+    state = new_state(Rules(), 2, "game-inference:random")
+    memory, seen = BoutMemory(), 0
+    checked = 0
+    while not state.finished:
+        seat = actors(state)[0]
+        observation = observe(state, seat, seen, memory.steps, memory.history)
+        other = 1 - seat
+        if seat == 0 and observation.history and observation.stock_count and \
+                observation.counts[other] > popcount(observation.known[other]):
+            history = History(observation)
+            for _ in range(5):
+                before = history.walked
+                history.misses(observation.sample(rng).hands[other] & ~observation.known[other], rng, tries=3)
+                assert history.walked - before <= 4 * len(history.segments) + 1
+            started = time.process_time()
+            Posterior(observation, rng, guesses=10_000, seconds=0.05)
+            assert time.process_time() - started < 0.5
+            checked += 1
+        moves = [action for action in observation.legal]
+        action = heuristic.choose(observation, rng) if seat == 0 else moves[int(rng.random() * len(moves))]
+        memory.remember(state, seat, action, seen)
+        play(state, seat, action)
+        seen |= action.cards
+    assert checked > 3
