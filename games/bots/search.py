@@ -13,11 +13,13 @@ weighs guesses at his hidden cards by how many of his decisions the heuristic wo
 them (his draws walked back), at most ``POSTERIOR_SHARE`` of the move's budget, and the search deals from it.
 In heuristic self-play its deals hold 0.43 of his hidden cards, against 0.35 for the current bout's evidence
 alone and 0.33 for blind deals (417 positions of 40 games); knowing his hand outright is worth about 0.10
-against the heuristic (bench/search_probe.py, ``sighted``). Measured against the heuristic at 0.3 s
-(bench/search_probe.py; the search with the bout's evidence alone, arm ``bout``, is the search before it): 370
-of 484 decided games on 250 deals from both seats (0.764), against 363 of 486 (0.747): within the noise. Without
-a history (a caller that passes only the bout) a deal is kept with the likelihood of the bout's moves
-(``likely_sample``).
+against the heuristic (bench/search_probe.py, ``sighted``). Against the heuristic at 0.3 s (bench/search_probe.py,
+each deal from both seats; a miss then counted a fixed 0.1, not ``inference.adaptive_likelihood``), beside the
+search with the bout's evidence alone (arm ``bout``, the search before it): 155 of 195 decided games against
+147 of 197 on 100 deals, then 215 of 289 against 216 of 289 on 150 others (63 games better, 63 worse); 0.764
+against 0.747 in all, within the noise. A posterior without the chain (100 weighed guesses only) guessed as well
+(0.429) and scored 146 of 196 on the first 100 deals. Without a history (a caller that passes only the bout) a
+deal is kept with the likelihood of the bout's moves (``likely_sample``).
 
 When several seats may act the tree draws one at random, as the engine's harness does. Moves in the tree
 are a reduced, honest set (single cards and whole ranks; each open card covered by its cheapest plain or
