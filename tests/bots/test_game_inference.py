@@ -14,32 +14,18 @@ from games.bots.knowledge import BoutMemory, Observation, game_in_log, observe
 from games.bots.search import SearchBot, likely_sample
 from games.engine import Action, Rules, State, actors, play
 from games.engine.cards import deck_mask, popcount
-from tests.bots.variants import new_state
+from tests.bots.variants import heuristic_self_play, new_state
 
 GAMES = 12
 SAMPLES = 10
 
 
-def _positions(games: int, rules: Rules | None = None) -> list[tuple[State, Observation]]:
+def _positions(games: int) -> list[tuple[State, Observation]]:
     """Observations with a history (and cards of the other hand still to guess, the stock not yet empty) in
     games the heuristic plays against itself."""
-    rng = random.Random(5)
-    found = []
-    for game in range(games):
-        state = new_state(rules or Rules(), 2, f"game-inference:{game}")
-        seen, memory = 0, BoutMemory()
-        while not state.finished:
-            seats = actors(state)
-            seat = seats[int(rng.random() * len(seats))]
-            observation = observe(state, seat, seen, memory.steps, memory.history)
-            other = 1 - seat
-            if observation.history and observation.stock_count and state.hands[other] & ~observation.known[other]:
-                found.append((state.copy(), observation))
-            action = heuristic.choose(observation, rng)
-            memory.remember(state, seat, action, seen)
-            play(state, seat, action)
-            seen |= action.cards
-    return found
+    return [(state.copy(), observation) for state, observation in heuristic_self_play(games, "game-inference", 5)
+            if observation.history and observation.stock_count
+            and state.hands[1 - observation.seat] & ~observation.known[1 - observation.seat]]
 
 
 def _hidden(state: State, observation: Observation) -> int:

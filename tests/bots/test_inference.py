@@ -12,7 +12,7 @@ from games.bots.knowledge import BoutMemory, Observation, observe
 from games.bots.search import likely_sample, misses
 from games.engine import Rules, State, actors, play
 from games.engine.cards import popcount
-from tests.bots.variants import new_state
+from tests.bots.variants import heuristic_self_play, new_state
 
 GAMES = 30
 SAMPLES = 12
@@ -20,23 +20,9 @@ SAMPLES = 12
 
 def _positions(games: int) -> list[tuple[State, Observation]]:
     """Observations with evidence (and cards still to guess) in games the heuristic plays against itself."""
-    rng = random.Random(3)
-    found = []
-    for game in range(games):
-        state = new_state(Rules(), 2, f"inference:{game}")
-        seen, bout = 0, BoutMemory()
-        while not state.finished:
-            seats = actors(state)
-            seat = seats[int(rng.random() * len(seats))]
-            observation = observe(state, seat, seen, bout.steps)
-            other = 1 - seat
-            if observation.evidence and observation.stock_count and state.hands[other] & ~observation.known[other]:
-                found.append((state.copy(), observation))
-            action = heuristic.choose(observation, rng)
-            bout.remember(state, seat, action, seen)
-            play(state, seat, action)
-            seen |= action.cards
-    return found
+    return [(state.copy(), observation) for state, observation in heuristic_self_play(games, "inference", 3)
+            if observation.evidence and observation.stock_count
+            and state.hands[1 - observation.seat] & ~observation.known[1 - observation.seat]]
 
 
 def test_the_heuristic_s_true_hand_fits_the_evidence_of_its_moves() -> None:

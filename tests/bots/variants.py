@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from games.engine import Action, Rules, State, actors, deal, play_trusted
-from games.bots import random_bot
+from games.bots import heuristic, random_bot
+from games.bots.knowledge import BoutMemory, Observation, observe
+from games.engine import Action, Rules, State, actors, deal, play, play_trusted
 
 # (rules, players): podkidnoy and perevodnoy at 2 to 6, the trump-show transfer, teams 2v2 and 3v3, cheating
 # tables, throw-in by neighbours only, the 5-card first bout, and the 24- and 52-card decks.
@@ -115,3 +116,21 @@ def shuffle_hidden(state: State, seat: int, seen: int, rng: random.Random) -> St
         start += 1
     shuffled.stock = ([state.stock[0]] if face_up_at_bottom else []) + pool[start:]
     return shuffled
+
+
+def heuristic_self_play(games: int, seed: str, rng_seed: int) -> Iterator[tuple[State, Observation]]:
+    """Every position of ``games`` heads-up podkidnoy games the heuristic plays against itself, as the state
+    and the observation of the seat to act (with the bout's and the whole game's public steps), before it acts."""
+    rng = random.Random(rng_seed)
+    for game in range(games):
+        state = new_state(Rules(), 2, f"{seed}:{game}")
+        seen, memory = 0, BoutMemory()
+        while not state.finished:
+            seats = actors(state)
+            seat = seats[int(rng.random() * len(seats))]
+            observation = observe(state, seat, seen, memory.steps, memory.history)
+            yield state, observation
+            action = heuristic.choose(observation, rng)
+            memory.remember(state, seat, action, seen)
+            play(state, seat, action)
+            seen |= action.cards
