@@ -20,9 +20,9 @@ def bot_action(
     dealt: Callable[[], State] | None = None,
 ) -> Action:
     """The level's move for ``seat``. ``dealt`` gives the state as dealt (asked for only by a level that reads
-    the bout, games.bots.Level.reads_bout, in a game whose bouts are evidence, games.bots.knowledge.infers):
-    the search then reads the other player's moves as evidence of his hand (games.bots.knowledge.BoutMemory:
-    the current bout's and the whole game's); without it the bot does without."""
+    the game's history, games.bots.Level.reads_history, in a game whose steps are evidence,
+    games.bots.knowledge.infers): the search then reads the other player's moves since the deal as evidence of
+    his hand (games.bots.knowledge.GameMemory); without it the bot does without."""
     import games.bots as bots
 
     policy_for_level = getattr(bots, "policy_for_level", None)
@@ -32,11 +32,11 @@ def bot_action(
         except ValueError:
             choose = None
         if choose is not None:
-            from games.bots.knowledge import BoutMemory, game_in_log, infers, observe, seen_in_log
+            from games.bots.knowledge import GameMemory, game_in_log, infers, observe, seen_in_log
 
-            reads_bout = bots.LEVELS[level].reads_bout
-            memory = game_in_log(dealt(), log) if dealt is not None and reads_bout and infers(state) else BoutMemory()
-            observation = observe(state, seat, seen_in_log(log), memory.steps, memory.history)
+            reads_history = bots.LEVELS[level].reads_history
+            memory = game_in_log(dealt(), log) if dealt is not None and reads_history and infers(state) else GameMemory()
+            observation = observe(state, seat, seen_in_log(log), memory.history)
             action: Action = choose(observation, rng)
             return action
     fallback: Action = bots.get_policy("random")(state, seat, rng)

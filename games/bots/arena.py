@@ -19,7 +19,7 @@ from games.engine.play import actors, movers, play, play_trusted
 from games.engine.rules import Rules
 from games.engine.state import State
 
-from .knowledge import BoutMemory, ObservationPolicy, observe
+from .knowledge import GameMemory, ObservationPolicy, observe
 
 MAX_ACTIONS = 20_000  # as the engine's harness: a bot that loops forever is stopped and reported
 
@@ -46,15 +46,15 @@ def play_game(
     ``play``, so an illegal move raises ``IllegalAction`` rather than passing unnoticed."""
     record = GameRecord(state=state, seconds=[0.0] * state.n, decisions=[0] * state.n, longest=[0.0] * state.n)
     seen = 0
-    bout = BoutMemory()
+    memory = GameMemory()
     while not state.finished and len(record.actions) < MAX_ACTIONS:
         # Aktobe: only the seats the game needs (moves like "how many cards?" are the bots' own choice).
         seats = movers(state) if state.special else actors(state)
         seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
         started = time.process_time()
-        action = bots[seat](observe(state, seat, seen, bout.steps, bout.history), rng)
+        action = bots[seat](observe(state, seat, seen, memory.history), rng)
         spent = time.process_time() - started
-        bout.remember(state, seat, action, seen)
+        memory.remember(state, seat, action, seen)
         record.seconds[seat] += spent
         record.decisions[seat] += 1
         record.longest[seat] = max(record.longest[seat], spent)

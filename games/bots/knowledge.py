@@ -49,7 +49,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from games.engine.actions import (
-    ATTACK, COVER, DUEL, GIVE, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action, action_from_json,
+    ATTACK, COVER, DUEL, GIVE, SHOW_TRUMP, THROW, TRANSFER, Action, action_from_json,
 )
 from games.engine.cards import SUIT_MASK, cards_in, deck_mask, parse_card, parse_suit, popcount
 from games.engine.errors import IllegalAction
@@ -70,7 +70,7 @@ STATE_FIELDS: tuple[str, ...] = tuple(
 HIDDEN_FIELDS = ("hands", "stock", "hidden", "hidden_trump", "claim")
 
 
-class BoutStep:
+class GameStep:
     """One action of the game as everyone saw it: the public state just before it (hands hold only their seen
     cards, the stock is empty and ``stock_count`` says how many cards it held), how many cards each seat held
     then (``counts``), who acted, and what."""
@@ -86,61 +86,28 @@ class BoutStep:
         self.counts = counts  # how many cards each seat held just before the action
 
 
-class Evidence:
-    """An opponent's decision in the current bout, with the cards each seat has laid since: his hand then was
-    his hand now and the cards he has laid since (nobody draws within a bout), so a guess at his hand now
-    says what he held when he decided, and a bot can ask how likely that decision was with it."""
-
-    __slots__ = ("public", "stock_count", "seat", "action", "laid_since", "deck")
-
-    def __init__(self, step: BoutStep, laid_since: tuple[int, ...]) -> None:
-        self.deck = deck_mask(step.public.rules.deck)
-        self.public = step.public
-        self.stock_count = step.stock_count
-        self.seat = step.seat
-        self.action = step.action
-        self.laid_since = laid_since
-
-
-INFERENCE_PLAYERS = 2  # the evidence is gathered heads-up, on plain tables (no cheating, not Aktobe)
+INFERENCE_PLAYERS = 2  # the game's steps are remembered heads-up, on plain tables (no cheating, not Aktobe)
 
 
 def infers(state: State) -> bool:
-    """Whether this game's bouts are remembered as evidence (``BoutMemory``)."""
+    """Whether this game's steps are remembered as evidence of the hands (``GameMemory``)."""
     return state.n == INFERENCE_PLAYERS and not state.special and not state.rules.cheating
 
 
-def bout_evidence(bout: Sequence[BoutStep], seat: int, players: int) -> tuple[Evidence, ...]:
-    """The other seats' decisions in ``bout``, each with the cards every seat has laid since it was to be made
-    (its own cards included)."""
-    evidence: list[Evidence] = []
-    laid = [0] * players
-    for step in reversed(bout):
-        if step.action.kind in (ATTACK, THROW, COVER, TRANSFER):
-            laid[step.seat] |= step.action.cards
-        if step.seat != seat and step.action.kind in (ATTACK, THROW, COVER, TRANSFER, PASS, TAKE):
-            evidence.append(Evidence(step, tuple(laid)))
-    evidence.reverse()
-    return tuple(evidence)
+class GameMemory:
+    """The game's actions as public steps, for the observations of a game played action by action:
+    ``remember(state, seat, action, seen)`` before each action is played, ``history`` for ``observe`` (the
+    search's whole-game inference, games.bots.inference). Only heads-up plain games are remembered
+    (``infers``)."""
 
-
-class BoutMemory:
-    """The current bout's actions as public steps, for the observations of a game played action by action:
-    ``remember(state, seat, action)`` before each action is played, ``steps`` for ``observe``. A lead starts
-    a new bout. ``history`` keeps every step of the game (``observe``'s ``history``, the search's whole-game
-    inference). Only heads-up plain games are remembered (``infers``)."""
-
-    __slots__ = ("steps", "history")
+    __slots__ = ("history",)
 
     def __init__(self) -> None:
-        self.steps: list[BoutStep] = []
-        self.history: list[BoutStep] = []
+        self.history: list[GameStep] = []
 
     def remember(self, state: State, seat: int, action: Action, seen: int) -> None:
         if not infers(state):
             return
-        if not state.attack and action.kind == ATTACK:
-            self.steps = []
         public = state.copy()
         seen |= state.discard | state.table_mask()
         if state.trump_card >= 0:
@@ -148,21 +115,14 @@ class BoutMemory:
         public.hands = [hand & seen for hand in state.hands]
         public.stock = []
         public.claim = NO_CLAIM
-        step = BoutStep(public, len(state.stock), seat, action, tuple(popcount(hand) for hand in state.hands))
-        self.steps.append(step)
-        self.history.append(step)
+        self.history.append(GameStep(public, len(state.stock), seat, action,
+                                     tuple(popcount(hand) for hand in state.hands)))
 
 
-def bout_in_log(initial: State, log: Iterable[LogEntry]) -> list[BoutStep]:
-    """The current bout's steps (``BoutMemory``) of the game dealt as ``initial`` (which is left as it is)
-    after the actions of ``log``: for a live table, whose service keeps the deal and the action log."""
-    return game_in_log(initial, log).steps
-
-
-def game_in_log(initial: State, log: Iterable[LogEntry]) -> BoutMemory:
-    """The ``BoutMemory`` of the game dealt as ``initial`` (which is left as it is) after the actions of
-    ``log``: its current bout's steps and the whole game's, public facts only."""
-    memory = BoutMemory()
+def game_in_log(initial: State, log: Iterable[LogEntry]) -> GameMemory:
+    """The ``GameMemory`` of the game dealt as ``initial`` (which is left as it is) after the actions of
+    ``log``: for a live table, whose service keeps the deal and the action log. Public facts only."""
+    memory = GameMemory()
     if not infers(initial):
         return memory
     state = initial.copy()
@@ -183,12 +143,12 @@ class Observation:
     to be played on: ``sample`` and ``filled`` return states that are."""
 
     __slots__ = ("seat", "rules", "players", "trump", "face_up", "hand", "counts", "known", "discard",
-                 "unseen", "stock_count", "legal", "public", "hidden_down", "trump_under", "evidence", "history")
+                 "unseen", "stock_count", "legal", "public", "hidden_down", "trump_under", "history")
 
     def __init__(
         self, seat: int, public: State, counts: tuple[int, ...], stock_count: int, seen: int,
         legal: tuple[Action, ...], in_play: int, hidden_down: int = 0, trump_under: bool = False,
-        bout: Sequence[BoutStep] = (), history: Sequence[BoutStep] = (),
+        history: Sequence[GameStep] = (),
     ) -> None:
         self.seat = seat
         self.rules = public.rules
@@ -222,27 +182,21 @@ class Observation:
         expected += popcount(hidden_down) + (1 if trump_under else 0)
         if popcount(self.unseen) != expected:
             raise ValueError(f"inconsistent observation: {popcount(self.unseen)} unseen cards for {expected} places")
-        self.evidence = bout_evidence(bout, seat, public.n)
-        # Every step of the game so far (heads-up plain games: ``BoutMemory.history``), for the search's
-        # whole-game inference (``inference.Posterior``); public facts only, like ``evidence``.
+        # Every step of the game so far (heads-up plain games: ``GameMemory.history``), for the search's
+        # whole-game inference (``inference.Posterior``); public facts only.
         self.history = tuple(history)
 
     def key(self) -> tuple[Any, ...]:
         """Every fact of the observation as plain values, for comparing two observations."""
         public = _public_facts(self.public)
         legal = tuple(sorted((action.kind, action.cards, action.target) for action in self.legal))
-        evidence = tuple(
-            (_public_facts(step.public), step.public.hands, step.stock_count, step.seat, step.action.kind,
-             step.action.cards, step.action.target, step.laid_since)
-            for step in self.evidence
-        )  # fmt: skip
         history = tuple(
             (_public_facts(step.public), step.public.hands, step.stock_count, step.seat, step.action.kind,
              step.action.cards, step.action.target, step.counts)
             for step in self.history
         )  # fmt: skip
         return (self.seat, self.hand, self.counts, self.known, self.discard, self.unseen, self.stock_count,
-                self.face_up, legal, public, self.hidden_down, self.trump_under, evidence, history)
+                self.face_up, legal, public, self.hidden_down, self.trump_under, history)
 
     def others(self) -> list[int]:
         return [seat for seat in range(self.players) if seat != self.seat]
@@ -315,10 +269,10 @@ def _plain(value: object) -> object:
     return value
 
 
-def observe(state: State, seat: int, seen: int, bout: Sequence[BoutStep] = (),
-            history: Sequence[BoutStep] = ()) -> Observation:
+def observe(state: State, seat: int, seen: int, history: Sequence[GameStep] = ()) -> Observation:
     """What ``seat`` may know of ``state``, given ``seen``, the cards that have been face up so far (see
-    ``seen_in_log``). The table, the discard and the face-up card count as seen whatever ``seen`` says."""
+    ``seen_in_log``), and the game's public steps (``GameMemory.history``, heads-up plain games). The table,
+    the discard and the face-up card count as seen whatever ``seen`` says."""
     seen |= state.discard | state.table_mask() | shown_cards(state)
     if state.trump_card >= 0:
         seen |= 1 << state.trump_card
@@ -351,7 +305,7 @@ def observe(state: State, seat: int, seen: int, bout: Sequence[BoutStep] = (),
     public.claim = NO_CLAIM
     trump_under = state.hidden_trump >= 0 and bool(state.stock)
     return Observation(seat, public, counts, len(state.stock), seen, tuple(legal_actions(state, seat)), in_play,
-                       hidden_down, trump_under, bout, history)
+                       hidden_down, trump_under, history)
 
 
 def shown_cards(state: State) -> int:
@@ -484,7 +438,7 @@ class PublicGame:
             stake=stake, hidden=hidden, hidden_trump=under,
         )
         self.seen = 1 << face_up if face_up is not None else 0
-        self.bout = BoutMemory()
+        self.memory = GameMemory()
 
     def apply(self, seat: int, action: Action) -> None:
         """Replay one action of the log; IllegalAction if the log cannot be a game of these rules."""
@@ -496,7 +450,7 @@ class PublicGame:
         if kind == DUEL:
             self._no_lower_trump(seat, action.card)
             state.claim = NO_CLAIM
-        self.bout.remember(state, seat, action, self.seen)
+        self.memory.remember(state, seat, action, self.seen)
         play(state, seat, action)
         if opening and not state.opening:
             state.claim = NO_CLAIM  # the first leader's lowest trump is his to know
@@ -569,7 +523,7 @@ class PublicGame:
             self._bring(seat, hand)
             if hidden_card >= 0 and self.state.hidden_up >> seat & 1:
                 self.state.hidden[seat] = hidden_card
-            return observe(self.state, seat, self.seen, self.bout.steps, self.bout.history)
+            return observe(self.state, seat, self.seen, self.memory.history)
         finally:
             self.state = saved
 

@@ -29,9 +29,9 @@ class Level:
     wall_seconds: float = 0.0  # search: wall-clock seconds a move at most (binds only on a loaded machine)
 
     @property
-    def reads_bout(self) -> bool:
-        """Whether the level's bot reads the other player's moves in the current bout as evidence of his hand
-        (the search: knowledge.BoutMemory); the heuristic and the easy bot ignore them."""
+    def reads_history(self) -> bool:
+        """Whether the level's bot reads the other player's moves since the deal as evidence of his hand
+        (the search: knowledge.GameMemory, inference.Posterior); the heuristic and the easy bot ignore them."""
         return self.bot == "search"
 
 

@@ -15,11 +15,16 @@ In heuristic self-play its deals hold 0.43 of his hidden cards, against 0.35 for
 alone and 0.33 for blind deals (417 positions of 40 games); knowing his hand outright is worth about 0.10
 against the heuristic (bench/search_probe.py, ``sighted``). Against the heuristic at 0.3 s (bench/search_probe.py,
 each deal from both seats; a miss then counted a fixed 0.1, not ``inference.adaptive_likelihood``), beside the
-search with the bout's evidence alone (arm ``bout``, the search before it): 155 of 195 decided games against
-147 of 197 on 100 deals, then 215 of 289 against 216 of 289 on 150 others (63 games better, 63 worse); 0.764
-against 0.747 in all, within the noise. A posterior without the chain (100 weighed guesses only) guessed as well
-(0.429) and scored 146 of 196 on the first 100 deals. Without a history (a caller that passes only the bout) a
-deal is kept with the likelihood of the bout's moves (``likely_sample``).
+search before it, which kept blind deals in proportion to the likelihood of his moves in the current bout
+alone (rejection sampling; that code and its probe arm ``bout`` are gone since the posterior replaced it):
+155 of 195 decided games against 147 of 197 on 100 deals, then 215 of 289 against 216 of 289 on 150 others (63
+games better, 63 worse); 0.764 against 0.747 in all, within the noise. A posterior without the chain (100
+weighed guesses only) guessed as well (0.429) and scored 146 of 196 on the first 100 deals. Elsewhere (three
+or more players, a cheating table, Aktobe, no history given) the deals are drawn blind (``Observation.sample``).
+Keeping the other seat's statistics apart by the moves he has in the deal (his covers, throw-ins and takes: a
+cheap stand-in for his own information set, so that he chooses as if he knew his hand) scored 0.747 of 289
+decided games against 0.739 of 295 for this search (150 deals from both seats at 0.1 s; 56 games better, 54
+worse): left out.
 
 When several seats may act the tree draws one at random, as the engine's harness does. Moves in the tree
 are a reduced, honest set (single cards and whole ranks; each open card covered by its cheapest plain or
@@ -86,7 +91,7 @@ from games.engine.state import State
 from . import heuristic
 from .endgame import NOT_LOSE, WIN, ProofTables, exact_endgame, prove
 from .inference import GUESSES, Posterior
-from .knowledge import Evidence, Observation, infers
+from .knowledge import Observation, infers
 
 # UCB1's constant. Measured with bench/search_probe.py at 0.3 s a move (the same 80 deals from both seats
 # against the heuristic): 0.4 -> 0.734, 0.7 -> 0.724, 1.0 -> 0.780, 1.4 -> 0.763 of about 156 decided games.
@@ -111,11 +116,6 @@ ENDGAME_MOST_POSITIONS: Final = 100_000
 # The endgame solver is asked from this many cards left in the stock (1: the face-up trump alone, which a
 # seat sees, so that it knows every card then too).
 SOLVED_STOCK: Final = 1
-# Inference (heads-up, plain tables): a deal is kept in proportion to how likely the other player's moves in
-# this bout were with the hand it gives him, the heuristic's move counting 1 and any other MISS_LIKELIHOOD
-# (rejection sampling, at most SAMPLE_TRIES deals, then the last one).
-MISS_LIKELIHOOD: Final = 0.25
-SAMPLE_TRIES: Final = 8
 # The whole game's evidence (inference.Posterior) may take at most this share of a move's CPU budget.
 POSTERIOR_SHARE: Final = 0.1
 TAKE_ACTION: Final = Action(TAKE)
@@ -398,7 +398,6 @@ class SearchBot:
         wall_started = time.perf_counter()
         wall_seconds = self.wall_seconds if self.wall_seconds is not None else math.inf
         iteration = 0
-        inferring = self.infer and bool(observation.evidence) and observation.stock_count > 0
         self.last_posterior = None
         other = 1 - seat
         if self.infer and self.guesses and observation.history and observation.stock_count > 0 and deal is None \
@@ -417,8 +416,7 @@ class SearchBot:
                 visits = sorted((child.visits for child in root.children.values()), reverse=True)
                 if len(visits) > 1 and visits[0] - visits[1] > left:
                     break
-            state = (deal(rng) if deal is not None else likely_sample(observation, rng) if inferring
-                     else observation.sample(rng))
+            state = deal(rng) if deal is not None else observation.sample(rng)
             self._iterate(root, state, seat, rng, moves)
             iteration += 1
         self.last_iterations = iteration
@@ -482,41 +480,6 @@ class SearchBot:
 def solver_first_move(state: State, seat: int) -> Action:
     """The move the endgame solver tries first in its tree: the heuristic's, with every hand in sight."""
     return heuristic.decide(state, seat, state.hands)
-
-
-def likely_sample(observation: Observation, rng: random.Random) -> State:
-    """A deal drawn as ``Observation.sample`` does, kept with the likelihood of the other player's moves in
-    this bout (``observation.evidence``) under the heuristic as his model."""
-    for _ in range(SAMPLE_TRIES):
-        state = observation.sample(rng)
-        missed = misses(observation.evidence, state)
-        if not missed or rng.random() < MISS_LIKELIHOOD ** missed:
-            return state
-    return state
-
-
-def misses(evidence: tuple[Evidence, ...], state: State) -> int:
-    """How many of the decisions in ``evidence`` the heuristic would have made otherwise, had the hands been
-    ``state``'s (with the cards laid since back in them)."""
-    hands = state.hands
-    missed = 0
-    for step in evidence:
-        then = step.public.copy()
-        laid = step.laid_since
-        held = [hand | laid[seat] for seat, hand in enumerate(hands)]
-        then.hands = held
-        if step.stock_count:
-            then.stock = [state.trump_card] * step.stock_count  # the heuristic reads only how many
-        actor = step.seat
-        # What the actor could not see: every card but his own, the discard and the table.
-        hidden = step.deck & ~(held[actor] | then.discard | then.table_mask())
-        known = step.public.hands
-        possible = [hand if seat == actor else known[seat] | hidden for seat, hand in enumerate(held)]
-        choice = heuristic.decide(then, actor, possible)
-        action = step.action
-        if choice.kind != action.kind or choice.cards != action.cards or choice.target != action.target:
-            missed += 1
-    return missed
 
 
 def _visits(root: Node, seat: int, move: Action) -> int:

@@ -1,7 +1,7 @@
 """The search's whole-game inference (games.bots.inference): heads-up it weighs guesses at the other hand by
 how well they explain every move he has made since the deal, walking his draws back, the heuristic being its
 model of him. Against the heuristic itself the true hand must explain his moves, and the deals drawn from the
-posterior must guess his hand far better than blind deals and than the current bout's evidence alone."""
+posterior must guess his hand far better than blind deals."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import time
 
 from games.bots import heuristic
 from games.bots.inference import History, Posterior
-from games.bots.knowledge import BoutMemory, Observation, game_in_log, observe
-from games.bots.search import SearchBot, likely_sample
+from games.bots.knowledge import GameMemory, Observation, game_in_log, observe
+from games.bots.search import SearchBot
 from games.engine import Action, Rules, State, actors, play
 from games.engine.cards import deck_mask, popcount
 from tests.bots.variants import heuristic_self_play, new_state
@@ -51,9 +51,9 @@ def test_the_true_hand_explains_the_heuristic_s_whole_game() -> None:
     assert guessed / len(positions) < 0.5, guessed / len(positions)
 
 
-def test_the_posterior_guesses_the_other_hand_better_than_the_bout_alone() -> None:
+def test_the_posterior_guesses_the_other_hand_better_than_blind_deals() -> None:
     rng = random.Random(7)
-    blind = bout = posterior = 0.0
+    blind = posterior = 0.0
     positions = _positions(GAMES)[::2]
     for state, observation in positions:
         other = 1 - observation.seat
@@ -61,11 +61,10 @@ def test_the_posterior_guesses_the_other_hand_better_than_the_bout_alone() -> No
         deals = Posterior(observation, rng)
         for _ in range(SAMPLES):
             blind += popcount(observation.sample(rng).hands[other] & hidden) / popcount(hidden)
-            bout += popcount(likely_sample(observation, rng).hands[other] & hidden) / popcount(hidden)
             posterior += popcount(deals.deal(rng).hands[other] & hidden) / popcount(hidden)
     count = len(positions) * SAMPLES
-    blind, bout, posterior = blind / count, bout / count, posterior / count
-    assert posterior > bout + 0.04 and posterior > blind + 0.06, (posterior, bout, blind)
+    blind, posterior = blind / count, posterior / count
+    assert posterior > blind + 0.06, (posterior, blind)
 
 
 def test_a_posterior_deal_is_a_deal_of_the_observation() -> None:
@@ -95,12 +94,12 @@ def test_a_live_table_s_log_gives_the_same_history_as_the_game_played() -> None:
     state = new_state(Rules(), 2, "game-inference:log")
     dealt = state.copy()
     rng = random.Random(1)
-    memory = BoutMemory()
+    memory = GameMemory()
     log: list[tuple[int, Action]] = []
     seen = 0
     while not state.finished and len(log) < 40:
         seat = actors(state)[0]
-        action = heuristic.choose(observe(state, seat, seen, memory.steps, memory.history), rng)
+        action = heuristic.choose(observe(state, seat, seen, memory.history), rng)
         memory.remember(state, seat, action, seen)
         play(state, seat, action)
         log.append((seat, action))
@@ -135,17 +134,17 @@ def test_the_search_draws_its_deals_from_the_posterior_heads_up_on_plain_tables_
         assert search.last_posterior is None
         # A seat that knows every card of the other hand (bench/search_probe.py's sighted arm) has nothing to
         # guess, though the history it is given says he held hidden cards.
-        sighted = observe(state, observation.seat, deck_mask(state.rules.deck), (), observation.history)
+        sighted = observe(state, observation.seat, deck_mask(state.rules.deck), observation.history)
         search(sighted, random.Random(1))
         assert search.last_posterior is None
         used += 1
     assert used > 5
     for rules, players in ((Rules(), 3), (Rules(cheating=True), 2)):
         state = new_state(rules, players, "game-inference:none")
-        memory = BoutMemory()
+        memory = GameMemory()
         for _ in range(8):
             seat = actors(state)[0]
-            action = heuristic.choose(observe(state, seat, 0, memory.steps, memory.history), random.Random(1))
+            action = heuristic.choose(observe(state, seat, 0, memory.history), random.Random(1))
             memory.remember(state, seat, action, 0)
             play(state, seat, action)
         assert memory.history == []
@@ -157,11 +156,11 @@ def test_weighing_a_guess_costs_a_few_walks_of_the_game_even_against_a_random_pl
     keeps to its CPU time."""
     rng = random.Random(9)
     state = new_state(Rules(), 2, "game-inference:random")
-    memory, seen = BoutMemory(), 0
+    memory, seen = GameMemory(), 0
     checked = 0
     while not state.finished:
         seat = actors(state)[0]
-        observation = observe(state, seat, seen, memory.steps, memory.history)
+        observation = observe(state, seat, seen, memory.history)
         other = 1 - seat
         if seat == 0 and observation.history and observation.stock_count and \
                 observation.counts[other] > popcount(observation.known[other]):

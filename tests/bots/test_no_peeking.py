@@ -80,13 +80,13 @@ def test_the_search_reading_the_game_as_evidence_does_not_peek(variant: tuple[Ru
     moved = weighed = 0
     for state, seat, log in heuristic_positions(rules, players, seed, every=4):
         seen, memory = seen_in_log(log), game_in_log(dealt, log)
-        observation = observe(state, seat, seen, memory.steps, memory.history)
+        observation = observe(state, seat, seen, memory.history)
         weighed += bool(observation.history) and observation.stock_count > 0
         choice = search(observation, random.Random(1))
         for _ in range(SHUFFLES):
             shuffled = shuffle_hidden(state, seat, seen, rng)
             moved += shuffled.hands != state.hands or shuffled.stock != state.stock
-            assert search(observe(shuffled, seat, seen, memory.steps, memory.history), random.Random(1)) == choice
+            assert search(observe(shuffled, seat, seen, memory.history), random.Random(1)) == choice
     assert moved > 0 and weighed > 0
 
 

@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 
 from games.bots import heuristic, random_bot
-from games.bots.knowledge import BoutMemory, Observation, observe
+from games.bots.knowledge import GameMemory, Observation, observe
 from games.engine import Action, Rules, State, actors, deal, play, play_trusted
 
 # (rules, players): podkidnoy and perevodnoy at 2 to 6, the trump-show transfer, teams 2v2 and 3v3, cheating
@@ -124,11 +124,11 @@ def heuristic_self_play(games: int, seed: str, rng_seed: int) -> Iterator[tuple[
     rng = random.Random(rng_seed)
     for game in range(games):
         state = new_state(Rules(), 2, f"{seed}:{game}")
-        seen, memory = 0, BoutMemory()
+        seen, memory = 0, GameMemory()
         while not state.finished:
             seats = actors(state)
             seat = seats[int(rng.random() * len(seats))]
-            observation = observe(state, seat, seen, memory.steps, memory.history)
+            observation = observe(state, seat, seen, memory.history)
             yield state, observation
             action = heuristic.choose(observation, rng)
             memory.remember(state, seat, action, seen)

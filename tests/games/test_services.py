@@ -338,9 +338,9 @@ def test_bots_fill_seats_and_play_a_game_to_the_end(no_tasks: list[tuple[str, tu
 
 
 @pytest.mark.django_db
-def test_a_heads_up_bot_reads_the_other_player_s_moves_in_the_bout(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The service hands the bot the game as dealt, so its observation holds the person's moves in this bout
-    as evidence (games.bots.knowledge.BoutMemory); the evidence shows his seen cards only."""
+def test_a_heads_up_bot_reads_the_other_player_s_moves_since_the_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service hands the bot the game as dealt, so its observation holds every move of the game, the
+    person's among them, as evidence (games.bots.knowledge.GameMemory); the steps show her seen cards only."""
     import games.bots as bots
 
     observed: list[Any] = []
@@ -364,17 +364,20 @@ def test_a_heads_up_bot_reads_the_other_player_s_moves_in_the_bout(monkeypatch: 
     for _ in range(200):
         game.refresh_from_db()
         state = state_of(game)
-        if observed and observed[-1].evidence or game.status != GameStatus.PLAYING:
+        if observed and any(step.seat == 0 for step in observed[-1].history) or game.status != GameStatus.PLAYING:
             break
         if 0 in waiting_seats(state):
             services.game_submit_action(game_id=game.pk, user=anna, action=_first_legal(game, 0), seq=game.seq)
         else:
             assert services.game_bot_move(game_id=game.pk, seq=game.seq) is not None
     observation = observed[-1]
-    assert observation.evidence and all(step.seat == 0 for step in observation.evidence)
+    assert any(step.seat == 0 for step in observation.history)
+    assert [(step.seat, step.action.to_json()) for step in observation.history] == [
+        (entry["seat"], {key: value for key, value in entry.items() if key != "seat"})
+        for entry in game.record["actions"][:len(observation.history)]]
     public = seen_in_log(game.record["actions"]) | 1 << state.trump_card
-    for step in observation.evidence:
-        # Her cards in the evidence are only those that lay face up before: never the rest of her hand.
+    for step in observation.history:
+        # Her cards in the history are only those that lay face up before: never the rest of her hand.
         assert step.public.hands[0] & ~public == 0 and step.public.stock == []
 
 
