@@ -1,9 +1,11 @@
 """What holds the search bot back: the search against the heuristic on mirrored heads-up podkidnoy deals, as it
 is, with less evidence of the other player's moves, given the other hand, and given the whole deal.
 
-A diagnostic beside bench/bots.py, not one of DESIGN.md's figures. Four arms play the same deals (each deal
+A diagnostic beside bench/bots.py, not one of DESIGN.md's figures. Five arms play the same deals (each deal
 from both seats, the same seeds): ``search`` is the search bot deciding from its observation, as at a table
-(the whole game's moves weighed as evidence, ``inference.Posterior``); ``blind`` is the same bot drawing its deals without any
+(the whole game's moves weighed as evidence, ``inference.Posterior``, each card's chance blended with a blind
+deal's); ``chain`` is the same bot drawing the other hand from the posterior's chain of guesses as a whole
+(the search before ``inference.BLEND``); ``blind`` is the same bot drawing its deals without any
 evidence of the other player's moves; ``sighted`` is the same bot given an observation in which every card of
 the other hand counts as seen (only the stock's order stays unknown); ``oracle`` is the same bot searching the
 game's own deal every iteration (the other hand and the stock's order known: no player has that, so it is a
@@ -38,6 +40,7 @@ from bench._common import parse_args, print_table, write_report
 from games.bots import heuristic
 from games.bots.arena import new_state, play_game
 from games.bots.knowledge import Observation, observe
+from games.bots.inference import BLEND
 from games.bots.search import OTHERS_EXPLORATION, SearchBot
 from games.engine.actions import Action
 from games.engine.cards import deck_mask
@@ -45,7 +48,7 @@ from games.engine.rules import preset_rules
 from games.engine.simulate import wilson_interval
 from games.engine.state import State
 
-ARMS = ("search", "blind", "sighted", "oracle")
+ARMS = ("search", "chain", "blind", "sighted", "oracle")
 ITERATIONS = 20_000
 
 
@@ -73,7 +76,8 @@ def play_task(task: Task) -> Outcome:
     state = new_state(preset_rules("podkidnoy"), 2, f"search-probe:{task.offset + task.game // 2}")
     seat = task.game % 2
     search = SearchBot(seconds=task.seconds, iterations=ITERATIONS, infer=task.arm != "blind",
-                        epsilon=task.epsilon, others_exploration=task.others)
+                        epsilon=task.epsilon, others_exploration=task.others,
+                        blend=0.0 if task.arm == "chain" else BLEND)
 
     def sighted(_observation: Observation, rng: random.Random, game: State = state) -> Action:
         return search(observe(game, seat, deck_mask(game.rules.deck)), rng)

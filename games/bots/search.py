@@ -19,7 +19,11 @@ search before it, which kept blind deals in proportion to the likelihood of his 
 alone (rejection sampling; that code and its probe arm ``bout`` are gone since the posterior replaced it):
 155 of 195 decided games against 147 of 197 on 100 deals, then 215 of 289 against 216 of 289 on 150 others (63
 games better, 63 worse); 0.764 against 0.747 in all, within the noise. A posterior without the chain (100
-weighed guesses only) guessed as well (0.429) and scored 146 of 196 on the first 100 deals. Elsewhere (three
+weighed guesses only) guessed as well (0.429) and scored 146 of 196 on the first 100 deals. The chain's deals
+repeat a few hands, so each card's chance is now blended with a blind deal's (``inference.BLEND``): at 1 s a
+move (bench/search_probe.py, 60 deals from both seats) the blended search scored 99 of 117 decided games
+(0.846), the chain's whole guesses 93 of 113 (0.823) and blind deals 97 of 118 (0.822); within the noise, and
+the blend's chances of each card are the better calibrated (inference.Posterior). Elsewhere (three
 or more players, a cheating table, Aktobe, no history given) the deals are drawn blind (``Observation.sample``).
 Keeping the other seat's statistics apart by the moves he has in the deal (his covers, throw-ins and takes: a
 cheap stand-in for his own information set, so that he chooses as if he knew his hand) scored 0.747 of 289
@@ -90,7 +94,7 @@ from games.engine.state import State
 
 from . import heuristic
 from .endgame import NOT_LOSE, WIN, ProofTables, exact_endgame, prove
-from .inference import GUESSES, Posterior
+from .inference import BLEND, GUESSES, Posterior
 from .knowledge import Observation, infers
 
 # UCB1's constant. Measured with bench/search_probe.py at 0.3 s a move (the same 80 deals from both seats
@@ -333,8 +337,10 @@ class SearchBot:
 
     def __init__(self, seconds: float, iterations: int, exploration: float = EXPLORATION, epsilon: float = 0.0,
                  wall_seconds: float | None = None, infer: bool = True,
-                 others_exploration: float = OTHERS_EXPLORATION, guesses: int = GUESSES) -> None:
+                 others_exploration: float = OTHERS_EXPLORATION, guesses: int = GUESSES,
+                 blend: float = BLEND) -> None:
         self.seconds = seconds
+        self.blend = blend
         self.guesses = guesses
         self.others_exploration = others_exploration
         self.infer = infer
@@ -402,7 +408,7 @@ class SearchBot:
         other = 1 - seat
         if self.infer and self.guesses and observation.history and observation.stock_count > 0 and deal is None \
                 and infers(observation.public) and observation.counts[other] > popcount(observation.known[other]):
-            posterior = Posterior(observation, rng, self.guesses, seconds=POSTERIOR_SHARE * budget)
+            posterior = Posterior(observation, rng, self.guesses, seconds=POSTERIOR_SHARE * budget, blend=self.blend)
             self.last_posterior = posterior
             deal = posterior.deal
         while iteration < self.iterations:

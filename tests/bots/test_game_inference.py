@@ -5,15 +5,18 @@ posterior must guess his hand far better than blind deals."""
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
+import pytest
+
 from games.bots import heuristic
-from games.bots.inference import History, Posterior
+from games.bots.inference import BLEND, History, Posterior
 from games.bots.knowledge import GameMemory, Observation, game_in_log, observe
 from games.bots.search import SearchBot
 from games.engine import Action, Rules, State, actors, play
-from games.engine.cards import deck_mask, popcount
+from games.engine.cards import cards_in, deck_mask, popcount
 from tests.bots.variants import heuristic_self_play, new_state
 
 GAMES = 12
@@ -67,13 +70,15 @@ def test_the_posterior_guesses_the_other_hand_better_than_blind_deals() -> None:
     assert posterior > blind + 0.06, (posterior, blind)
 
 
-def test_a_posterior_deal_is_a_deal_of_the_observation() -> None:
+@pytest.mark.parametrize("blend", [0.0, 0.7])
+def test_a_posterior_deal_is_a_deal_of_the_observation(blend: float) -> None:
     """Every deal holds the seat's own hand, the other seat's known cards and count, and the unseen cards in
-    the other hand and the stock, the face-up card at the stock's bottom."""
+    the other hand and the stock, the face-up card at the stock's bottom: drawn from the chain's guesses, or
+    card by card from their shares blended with a blind deal's."""
     rng = random.Random(3)
     for _state, observation in _positions(3)[::5]:
         other = 1 - observation.seat
-        deals = Posterior(observation, rng, guesses=20)
+        deals = Posterior(observation, rng, guesses=20, blend=blend)
         for _ in range(5):
             dealt = deals.deal(rng)
             assert dealt.hands[observation.seat] == observation.hand
@@ -86,6 +91,43 @@ def test_a_posterior_deal_is_a_deal_of_the_observation() -> None:
             assert (dealt.hands[other] & ~observation.known[other]) | stock & ~(1 << dealt.stock[0]) \
                 == observation.unseen
             assert dealt.stock[0] == observation.face_up
+
+
+def test_blended_deals_keep_the_evidence_and_vary_far_more_than_the_chain_s() -> None:
+    """Each unseen card's weight is its share of the guesses blended with a blind deal's, so the weights sum
+    to his hidden count and none falls to 0. The chain's deals hold the other hand a little better (the
+    evidence unblended) but repeat a few hands; blended deals hold it better than blind ones and vary
+    far more, and the chance they give each card of being in his hand is nearer the truth (log-loss)."""
+    rng = random.Random(4)
+    accuracy = {"chain": 0.0, "blend": 0.0, "blind": 0.0}
+    distinct = {"chain": 0, "blend": 0}
+    loss = {"chain": 0.0, "blend": 0.0}
+    positions = _positions(GAMES)[::3]
+    cards_seen = 0
+    for state, observation in positions:
+        other = 1 - observation.seat
+        hidden = _hidden(state, observation)
+        need = popcount(hidden)
+        unseen = observation.unseen
+        blind = need / popcount(unseen)
+        for name, blend in (("chain", 0.0), ("blend", BLEND)):
+            posterior = Posterior(observation, rng, blend=blend)
+            if blend:
+                assert abs(sum(posterior.weights) - need) < 1e-9
+                assert min(posterior.weights) >= (1 - blend) * blind - 1e-12
+            hands = [posterior.deal(rng).hands[other] & ~observation.known[other] for _ in range(100)]
+            distinct[name] += len(set(hands))
+            accuracy[name] += sum(popcount(hand & hidden) for hand in hands) / (100 * need)
+            for card in cards_in(unseen):
+                share = min(max(sum(hand >> card & 1 for hand in hands) / 100, 0.005), 0.995)
+                loss[name] -= math.log(share if hidden >> card & 1 else 1 - share)
+        accuracy["blind"] += sum(popcount(observation.sample(rng).hands[other] & hidden) for _ in range(100)) / (100 * need)
+        cards_seen += popcount(unseen)
+    count = len(positions)
+    assert count > 50
+    assert accuracy["chain"] > accuracy["blend"] > accuracy["blind"] + 0.03, accuracy
+    assert distinct["blend"] > 1.5 * distinct["chain"], distinct  # measured 2.0 (at most 100 a position)
+    assert loss["blend"] < loss["chain"], (loss["blend"] / cards_seen, loss["chain"] / cards_seen)
 
 
 def test_a_live_table_s_log_gives_the_same_history_as_the_game_played() -> None:

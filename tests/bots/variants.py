@@ -120,7 +120,7 @@ def shuffle_hidden(state: State, seat: int, seen: int, rng: random.Random) -> St
 
 def heuristic_self_play(games: int, seed: str, rng_seed: int) -> Iterator[tuple[State, Observation]]:
     """Every position of ``games`` heads-up podkidnoy games the heuristic plays against itself, as the state
-    and the observation of the seat to act (with the bout's and the whole game's public steps), before it acts."""
+    and the observation of the seat to act (with the game's public steps), before it acts."""
     rng = random.Random(rng_seed)
     for game in range(games):
         state = new_state(Rules(), 2, f"{seed}:{game}")
