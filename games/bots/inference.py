@@ -17,8 +17,9 @@ every decision in more than 0.8 of the positions, a random guess in fewer than h
 ``Posterior`` weighs random guesses by ``likelihood ** misses``, runs a Metropolis chain from the best of them
 (one card of his swapped for another unseen card a step), and deals the search's states from the chain, each
 with the stock shuffled afresh: his hand card by card, each card's share of the chain blended with a blind
-deal's (``BLEND``), so that the deals vary as much as the evidence leaves open. What a miss counts is read from the player (``adaptive_likelihood``): sharply
-when the best guess explains nearly all his decisions, not at all when the heuristic does not explain him.
+deal's (``BLEND``), so that the deals vary as much as the evidence leaves open. What a miss counts is read
+from the player (``adaptive_likelihood``): sharply when the best guess explains nearly all his decisions, not
+at all when the heuristic does not explain him.
 """
 from __future__ import annotations
 
@@ -213,8 +214,8 @@ class Posterior:
     log-loss of 0.480 a card against 0.500 for the chain's and 0.523 for blind deals, and 0.39 of his hidden
     cards against 0.43 and 0.33 (blends of 0.5 to 0.75 scored alike; a /tmp script)."""
 
-    __slots__ = ("observation", "guesses", "cumulative", "likelihood", "fewest", "decisions", "blend", "cards",
-                 "weights", "need")
+    __slots__ = ("observation", "guesses", "cumulative", "likelihood", "fewest", "decisions", "cards", "weights",
+                 "need")
 
     def __init__(self, observation: Observation, rng: random.Random, guesses: int = GUESSES,
                  likelihood: float | None = None, tries: int = TRIES, steps: int = CHAIN_STEPS,
@@ -250,7 +251,6 @@ class Posterior:
         for missed in misses:
             total += self.likelihood ** (missed - fewest)
             self.cumulative.append(total)
-        self.blend = blend
         self.need = need
         self.cards = unseen
         self.weights: list[float] = []
@@ -308,9 +308,7 @@ class Posterior:
         """A hand of his hidden count drawn card by card, each in proportion to its chance (``weights``)."""
         cards = self.cards
         weights = self.weights[:]
-        left = 0.0
-        for weight in weights:
-            left += weight
+        left = sum(weights)
         hand = 0
         for _ in range(self.need):
             point = rng.random() * left
