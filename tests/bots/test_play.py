@@ -3,6 +3,7 @@ the bots accuse every card they can tell was illegal and never cheat themselves.
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 
@@ -11,9 +12,10 @@ import pytest
 from games.bots import BOTS, LEVELS, POLICIES, get_policy, heuristic, policy_for_level
 from games.bots.arena import play_game
 from games.bots.heuristic import caught_cards, honest
-from games.bots.knowledge import ObservationPolicy, observe, seen_in_log
+from games.bots.knowledge import GameMemory, ObservationPolicy, observe, seen_in_log
 from games.bots.search import Node, SearchBot, candidate_actions, honest_actors, playout, tree_moves
 from games.engine import Action, Rules, State, actors, legal_actions, play
+from games.engine.rules import preset_rules
 from games.engine.actions import ACCUSE, COVER
 from games.engine.simulate import simulate
 from tests.bots.test_strength import endgames
@@ -218,3 +220,50 @@ def test_the_reduced_move_set_alone_misses_heuristic_covers() -> None:
                 assert usual in tree_moves(state, seat, state.hands)
             play(state, seat, usual)
     assert covers > 50 and missed > 0
+
+
+@pytest.mark.parametrize("variant", [(Rules(), 2), (preset_rules("perevodnoy"), 4)], ids=["podkidnoy-2", "perevodnoy-4"])
+def test_no_move_of_the_search_overruns_its_cpu_budget(variant: tuple[Rules, int]) -> None:
+    """The budget is the whole move's, the endgame solver's and the evidence's share included: every move of a
+    whole game, against the heuristic, keeps to it in CPU time."""
+    rules, players = variant
+    budget = 0.05
+    bot = SearchBot(seconds=budget, iterations=10**9)
+    state = new_state(rules, players, "cpu-budget")
+    rng = random.Random(5)
+    memory, seen, spent = GameMemory(), 0, []
+    while not state.finished:
+        seat = actors(state)[0]
+        observation = observe(state, seat, seen, memory.history)
+        started = time.process_time()
+        action = bot(observation, rng) if seat % 2 == 0 else heuristic.choose(observation, rng)
+        if seat % 2 == 0:
+            spent.append(time.process_time() - started)
+        memory.remember(state, seat, action, seen)
+        play(state, seat, action)
+        seen |= action.cards
+    assert len(spent) > 20
+    assert max(spent) <= budget, [(i, round(s, 4)) for i, s in enumerate(spent) if s > budget]
+
+
+def test_the_search_leaves_the_garbage_collector_as_it_found_it() -> None:
+    """The collector waits while a search moves (a full collection can take longer than a move's budget), and is
+    back on after it; one the process had switched off stays off."""
+    state = new_state(Rules(), 2, "collector")
+    seat = actors(state)[0]
+    bot = SearchBot(seconds=60.0, iterations=50)
+    paused: list[bool] = []
+
+    def deal(_rng: random.Random) -> State:
+        paused.append(not gc.isenabled())
+        return state.copy()
+
+    assert gc.isenabled()
+    bot(observe(state, seat, 0), random.Random(6), deal=deal)
+    assert paused and all(paused) and gc.isenabled()
+    gc.disable()
+    try:
+        bot(observe(state, seat, 0), random.Random(6), deal=deal)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
