@@ -460,7 +460,7 @@ class SearchBot:
             self.last_posterior = posterior
             deal = posterior.deal
         longest = wall_longest = 0.0  # the longest iteration so far, in CPU and in wall-clock seconds
-        last, wall_last = started, wall_started
+        last, wall_last = time.process_time(), time.perf_counter()  # the evidence's time is not an iteration's
         while iteration < self.iterations:
             if iteration:
                 # Stop before an iteration that could overrun the budget (one as long as the longest so far),
