@@ -81,8 +81,8 @@ stronger the search that falls back on. The solver before it (20,000 positions, 
 nothing kept) threw away a proven win in 7 of 100 won endgames at its first endgame move (now 2 of 100).
 A search stops at its CPU-time budget or its iteration cap, whichever comes first; with a fixed seed and a
 cap that binds first it is reproducible. The budget is the whole move's: the solver, the evidence and the
-search share it, and the search stops before an iteration would overrun it (``RELEASE_SHARE``). A bot at a live table also has a wall-clock cap (``wall_seconds``),
-so that it answers in time on a loaded server.
+search share it, and the search stops before an iteration would overrun it (``RELEASE_SHARE``). A bot at a
+live table also has a wall-clock cap (``wall_seconds``), so that it answers in time on a loaded server.
 """
 
 from __future__ import annotations
@@ -347,23 +347,31 @@ def playout(state: State, rng: random.Random, epsilon: float) -> None:
 # they allocate is freed as it goes), and a full collection walks the whole process's objects, which in a test
 # run or a server are many: 66 ms of a 50 ms move in the test suite. A lock and a count, so that searches on
 # several threads resume it only when the last one ends; a collector its process had switched off stays off.
-_COLLECTOR_LOCK: Final = threading.Lock()
-_collector_pauses: list[int] = [0, 0]  # searches under way, and whether the first of them switched it off
+class _CollectorPause:
+    """How many searches are under way, and whether the collector was on when the first of them began."""
+
+    __slots__ = ("lock", "searches", "was_enabled")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.searches = 0
+        self.was_enabled = False
+
+    def pause(self) -> None:
+        with self.lock:
+            if self.searches == 0:
+                self.was_enabled = gc.isenabled()
+                gc.disable()
+            self.searches += 1
+
+    def resume(self) -> None:
+        with self.lock:
+            self.searches -= 1
+            if self.searches == 0 and self.was_enabled:
+                gc.enable()
 
 
-def _pause_collector() -> None:
-    with _COLLECTOR_LOCK:
-        if _collector_pauses[0] == 0:
-            _collector_pauses[1] = 1 if gc.isenabled() else 0
-            gc.disable()
-        _collector_pauses[0] += 1
-
-
-def _resume_collector() -> None:
-    with _COLLECTOR_LOCK:
-        _collector_pauses[0] -= 1
-        if _collector_pauses[0] == 0 and _collector_pauses[1]:
-            gc.enable()
+_COLLECTOR: Final = _CollectorPause()
 
 
 class SearchBot:
@@ -399,11 +407,11 @@ class SearchBot:
         legal = observation.legal
         if len(legal) == 1:
             return legal[0]
-        _pause_collector()
+        _COLLECTOR.pause()
         try:
             return self._choose(observation, rng, deal)
         finally:
-            _resume_collector()
+            _COLLECTOR.resume()
 
     def _choose(self, observation: Observation, rng: random.Random,
                 deal: Callable[[random.Random], State] | None) -> Action:

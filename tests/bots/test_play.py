@@ -12,11 +12,11 @@ import pytest
 from games.bots import BOTS, LEVELS, POLICIES, get_policy, heuristic, policy_for_level
 from games.bots.arena import play_game
 from games.bots.heuristic import caught_cards, honest
-from games.bots.knowledge import GameMemory, ObservationPolicy, observe, seen_in_log
+from games.bots.knowledge import ObservationPolicy, observe, seen_in_log
 from games.bots.search import Node, SearchBot, candidate_actions, honest_actors, playout, tree_moves
 from games.engine import Action, Rules, State, actors, legal_actions, play
-from games.engine.rules import preset_rules
 from games.engine.actions import ACCUSE, COVER
+from games.engine.rules import preset_rules
 from games.engine.simulate import simulate
 from tests.bots.test_strength import endgames
 from tests.bots.variants import VARIANTS, new_state, variant_id
@@ -229,21 +229,11 @@ def test_no_move_of_the_search_overruns_its_cpu_budget(variant: tuple[Rules, int
     rules, players = variant
     budget = 0.05
     bot = SearchBot(seconds=budget, iterations=10**9)
-    state = new_state(rules, players, "cpu-budget")
-    rng = random.Random(5)
-    memory, seen, spent = GameMemory(), 0, []
-    while not state.finished:
-        seat = actors(state)[0]
-        observation = observe(state, seat, seen, memory.history)
-        started = time.process_time()
-        action = bot(observation, rng) if seat % 2 == 0 else heuristic.choose(observation, rng)
-        if seat % 2 == 0:
-            spent.append(time.process_time() - started)
-        memory.remember(state, seat, action, seen)
-        play(state, seat, action)
-        seen |= action.cards
-    assert len(spent) > 20
-    assert max(spent) <= budget, [(i, round(s, 4)) for i, s in enumerate(spent) if s > budget]
+    seats = range(players)
+    record = play_game(new_state(rules, players, "cpu-budget"),
+                       [bot if seat % 2 == 0 else BOTS["heuristic"] for seat in seats], random.Random(5))
+    assert sum(record.decisions[seat] for seat in seats if seat % 2 == 0) > 20
+    assert max(record.longest[seat] for seat in seats if seat % 2 == 0) <= budget, record.longest
 
 
 def test_the_search_leaves_the_garbage_collector_as_it_found_it() -> None:
