@@ -7,6 +7,8 @@ Figures (DESIGN.md, Benchmarks), all from heads-up podkidnoy with 36 cards:
 - ``elo_heuristic``, ``elo_search``: the Elo ladder with the random bot fixed at 1,000, fitted by maximum
   likelihood (Bradley-Terry, Elo's logistic scale: P(a beats b) = 1 / (1 + 10 ** ((R_b - R_a) / 400)))
   over every decided heads-up podkidnoy game of the round robin.
+- ``elo_search_low``, ``elo_search_high``: elo_search's approximate 95 % interval (``elo_intervals``: the
+  likelihood's curvature at the fit); the ladder's table prints one for every bot.
 - ``s_per_move_search``: mean CPU seconds the search bot spent per move it was asked for (each worker is
   a single process on one core; CPU time, so other work on the machine does not inflate it).
 "heuristic" is the medium level and "search" the expert level (search, 1 s a move at most).
@@ -71,8 +73,11 @@ def _searched(search_vs_heuristic: int, others: int, hard: int, both: int) -> di
 
 
 # A search game costs about 10 CPU seconds (the expert's) or 3 (the hard level's); the figures' variant gets most.
+# 240 games of the expert against the heuristic put elo_search within about +-58 (its 95 % interval, elo_intervals;
+# 120 games gave about +-75, as wide as the gap to the target). The first 120 are the deals and seeds of the runs
+# before, which played 120.
 FULL_GAMES = {
-    ("podkidnoy", 2): Plan(2000, _searched(120, 20, 20, 10)),
+    ("podkidnoy", 2): Plan(2000, _searched(240, 20, 20, 10)),
     ("perevodnoy", 2): Plan(1000, _searched(4, 4, 4, 2)),
     ("podkidnoy", 4): Plan(1000, _searched(2, 2, 2, 2)),
     ("perevodnoy", 4): Plan(1000, _searched(2, 2, 2, 2)),
@@ -221,6 +226,53 @@ def fit_elo(tallies: Sequence[tuple[str, str, int, int]], anchor: str, anchor_ra
     return {name: anchor_rating + 400 * math.log10(gamma[name]) for name in names}
 
 
+def elo_intervals(tallies: Sequence[tuple[str, str, int, int]], ratings: dict[str, float], anchor: str,
+                  z: float = 1.96) -> dict[str, tuple[float, float]]:
+    """Approximate 95 % intervals of ``fit_elo``'s ratings: the maximum-likelihood estimate plus or minus ``z``
+    standard errors, from the inverse of the observed Fisher information of the Bradley-Terry log-likelihood
+    at its maximum (with the anchor held fixed and the same virtual draw per pairing as the fit). In log-strength
+    theta = ln gamma the information of a pairing of n games with P(a beats b) = p adds n p (1 - p) to both
+    diagonal entries and subtracts it from the two off-diagonal ones; a rating's standard error is
+    400 / ln 10 times theta's. The anchor's interval is its rating alone."""
+    names = sorted({name for first, second, _wins, _losses in tallies for name in (first, second)} - {anchor})
+    index = {name: position for position, name in enumerate(names)}
+    size = len(names)
+    information = [[0.0] * size for _ in range(size)]
+    for first, second, first_wins, second_wins in tallies:
+        games = first_wins + second_wins + 1
+        p = 1 / (1 + 10 ** ((ratings[second] - ratings[first]) / 400))
+        weight = games * p * (1 - p)
+        for one, other in ((first, second), (second, first)):
+            if one != anchor:
+                information[index[one]][index[one]] += weight
+                if other != anchor:
+                    information[index[one]][index[other]] -= weight
+    covariance = _inverse(information)
+    scale = 400 / math.log(10)
+    intervals = {anchor: (ratings[anchor], ratings[anchor])}
+    for name in names:
+        error = scale * math.sqrt(max(covariance[index[name]][index[name]], 0.0))
+        intervals[name] = (ratings[name] - z * error, ratings[name] + z * error)
+    return intervals
+
+
+def _inverse(matrix: list[list[float]]) -> list[list[float]]:
+    """Gauss-Jordan elimination with partial pivoting (the information matrix is a few rows of a positive
+    definite matrix: one row per bot)."""
+    size = len(matrix)
+    rows = [row[:] + [1.0 if column == line else 0.0 for column in range(size)] for line, row in enumerate(matrix)]
+    for column in range(size):
+        pivot = max(range(column, size), key=lambda line: abs(rows[line][column]))
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        lead = rows[column][column]
+        rows[column] = [value / lead for value in rows[column]]
+        for line in range(size):
+            if line != column and rows[line][column]:
+                factor = rows[line][column]
+                rows[line] = [value - factor * pivot_value for value, pivot_value in zip(rows[line], rows[column])]
+    return [row[size:] for row in rows]
+
+
 def run(tasks: list[Task], workers: int, minutes: float | None = None) -> Results:
     """Play ``tasks`` on ``workers`` processes. With ``minutes`` no game starts after that much wall-clock
     time; the games begun are finished and counted, and the tables say how many each pairing played."""
@@ -288,16 +340,18 @@ def main() -> None:
         print(f"\n{variant[0]}, {variant[1]} players, 36 cards")
         print_table(["pairing", "games", "decided", "first's share", "95 % interval"], rows)
 
-    def ladder(variants: list[tuple[str, int]]) -> dict[str, float]:
-        pairings = [(first, second, tally.first_wins, tally.second_wins)
-                    for (variant, first, second), tally in results.tallies.items() if variant in variants]
-        return fit_elo(pairings, anchor="random")
+    def pairings(variants: list[tuple[str, int]]) -> list[tuple[str, str, int, int]]:
+        return [(first, second, tally.first_wins, tally.second_wins)
+                for (variant, first, second), tally in results.tallies.items() if variant in variants]
 
-    main_ladder = ladder([MAIN_VARIANT])
-    all_ladder = ladder(VARIANTS)
+    main_ladder = fit_elo(pairings([MAIN_VARIANT]), anchor="random")
+    main_intervals = elo_intervals(pairings([MAIN_VARIANT]), main_ladder, anchor="random")
+    all_ladder = fit_elo(pairings(VARIANTS), anchor="random")
     print("\nElo ladder (random = 1,000)")
-    print_table(["bot", "heads-up podkidnoy", "all four variants", "moves", "ms/move (CPU)", "longest move, ms"], [
-        [name, round(main_ladder[name]), round(all_ladder[name]), results.moves[name],
+    print_table(["bot", "heads-up podkidnoy", "95 % interval", "all four variants", "moves", "ms/move (CPU)",
+                 "longest move, ms"], [
+        [name, round(main_ladder[name]), f"[{main_intervals[name][0]:,.0f}, {main_intervals[name][1]:,.0f}]",
+         round(all_ladder[name]), results.moves[name],
          round(1000 * results.seconds[name] / max(1, results.moves[name]), 3), round(1000 * results.longest[name], 1)]
         for name in names
     ])
@@ -311,6 +365,8 @@ def main() -> None:
         "winrate_search_vs_heuristic": round(winrate("search", "heuristic"), 4),
         "elo_heuristic": round(main_ladder["heuristic"], 1),
         "elo_search": round(main_ladder["search"], 1),
+        "elo_search_low": round(main_intervals["search"][0], 1),
+        "elo_search_high": round(main_intervals["search"][1], 1),
         "s_per_move_search": round(results.seconds["search"] / max(1, results.moves["search"]), 4),
         "elo_easy": round(main_ladder["easy"], 1),
         "elo_hard": round(main_ladder["hard"], 1),
