@@ -81,8 +81,9 @@ stronger the search that falls back on. The solver before it (20,000 positions, 
 nothing kept) threw away a proven win in 7 of 100 won endgames at its first endgame move (now 2 of 100).
 A search stops at its CPU-time budget or its iteration cap, whichever comes first; with a fixed seed and a
 cap that binds first it is reproducible. The budget is the whole move's: the solver, the evidence and the
-search share it, and the search stops before an iteration would overrun it (``RELEASE_SHARE``). A bot at a
-live table also has a wall-clock cap (``wall_seconds``), so that it answers in time on a loaded server.
+search share it, and the search stops before an iteration would overrun it, keeping what releasing the tree
+costs (``RELEASE_PER_NODE``, ``LONGEST_MARGIN``). A bot at a live table also has a wall-clock cap
+(``wall_seconds``), so that it answers in time on a loaded server.
 """
 
 from __future__ import annotations
@@ -119,12 +120,18 @@ EXPLORATION: Final = 1.0
 # 101 of 118, 99 of 120, 101 of 119, 87 of 111 (0.829 pooled; 0.779 of 113 in the last run with 1.0).
 OTHERS_EXPLORATION: Final = 0.5
 CHECK_EVERY: Final = 32  # iterations between looks at the root's visit counts (the clock: every iteration)
-# Releasing the tree when the move is chosen costs about half a per cent of the time that grew it (5 ms after
-# 1 s of search, measured on 2,000 moves of the expert); the search stops that much short of its budget, and
-# before an iteration as long as its longest so far would overrun it, so that the whole move keeps to the
-# budget. (Stopping before a batch of CHECK_EVERY iterations of average length overran it by a few tenths of a
-# millisecond on a busy machine.) Reading the clock costs about 0.25 microseconds an iteration.
+# Releasing the tree when the move is chosen costs about 0.4 to 0.6 microseconds a node (an iteration adds at most
+# one): 5 to 10 ms after a second of search, more where iterations are quick (near the end of the stock, or after
+# the endgame solver took part of the budget, the tree is larger for the time left). The search keeps the more
+# of RELEASE_SHARE of the time spent and RELEASE_PER_NODE a node for the release, and stops before an iteration
+# as long as LONGEST_MARGIN times its longest so far would overrun the budget (an iteration can be the longest
+# yet), so that the whole move keeps to it. The share alone let moves of the expert overrun by up to 7.5 ms once
+# its iteration cap no longer bounded the tree, and the longest iteration once (LONGEST_MARGIN 1) let a 0.05 s
+# move overrun by 0.09 ms on a busy machine. (Stopping before a batch of CHECK_EVERY iterations of average length
+# overran by a few tenths of a millisecond.) Reading the clock costs about 0.25 microseconds an iteration.
 RELEASE_SHARE: Final = 0.01
+RELEASE_PER_NODE: Final = 1e-6
+LONGEST_MARGIN: Final = 2.0
 # Players can pass cards round for ever (each leads what the next cannot beat); a playout this many actions a
 # player long is stopped and scored as it stands. Real games take about 30 to 60 actions a player.
 PLAYOUT_ACTIONS_PER_PLAYER: Final = 150
@@ -472,13 +479,14 @@ class SearchBot:
         while iteration < self.iterations:
             if iteration:
                 # Stop before an iteration that could overrun the budget (one as long as the longest so far),
-                # keeping a share of it for the tree's release.
+                # keeping enough of it for the tree's release.
                 now, wall_now = time.process_time(), time.perf_counter()
                 longest, wall_longest = max(longest, now - last), max(wall_longest, wall_now - wall_last)
                 last, wall_last = now, wall_now
                 elapsed, wall_elapsed = now - started, wall_now - wall_started
-                if elapsed * (1 + RELEASE_SHARE) + longest >= budget \
-                        or wall_elapsed * (1 + RELEASE_SHARE) + wall_longest >= wall_seconds:
+                release = max(RELEASE_SHARE * elapsed, RELEASE_PER_NODE * iteration)
+                if elapsed + release + LONGEST_MARGIN * longest >= budget \
+                        or wall_elapsed + release + LONGEST_MARGIN * wall_longest >= wall_seconds:
                     break
                 if iteration % CHECK_EVERY == 0:
                     left = min(self.iterations - iteration, iteration * (budget - elapsed) / max(elapsed, 1e-9),
