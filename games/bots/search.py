@@ -478,8 +478,8 @@ class SearchBot:
         last, wall_last = time.process_time(), time.perf_counter()  # the evidence's time is not an iteration's
         while iteration < self.iterations:
             if iteration:
-                # Stop before an iteration that could overrun the budget (one as long as the longest so far),
-                # keeping enough of it for the tree's release.
+                # Stop before an iteration that could overrun the budget (one up to LONGEST_MARGIN times the
+                # longest so far), keeping enough of it for the tree's release.
                 now, wall_now = time.process_time(), time.perf_counter()
                 longest, wall_longest = max(longest, now - last), max(wall_longest, wall_now - wall_last)
                 last, wall_last = now, wall_now
