@@ -344,8 +344,9 @@ def main() -> None:
         return [(first, second, tally.first_wins, tally.second_wins)
                 for (variant, first, second), tally in results.tallies.items() if variant in variants]
 
-    main_ladder = fit_elo(pairings([MAIN_VARIANT]), anchor="random")
-    main_intervals = elo_intervals(pairings([MAIN_VARIANT]), main_ladder, anchor="random")
+    main_pairings = pairings([MAIN_VARIANT])
+    main_ladder = fit_elo(main_pairings, anchor="random")
+    main_intervals = elo_intervals(main_pairings, main_ladder, anchor="random")
     all_ladder = fit_elo(pairings(VARIANTS), anchor="random")
     print("\nElo ladder (random = 1,000)")
     print_table(["bot", "heads-up podkidnoy", "95 % interval", "all four variants", "moves", "ms/move (CPU)",
