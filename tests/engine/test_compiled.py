@@ -91,3 +91,31 @@ def test_compiled_engine_plays_like_its_source(tmp_path: Path) -> None:
     bot_games = compiled_run["bot_games"]
     assert isinstance(bot_games, list) and len(bot_games) == 20
     assert bot_games == interpreted_run["bot_games"]
+
+
+# The type check mypyc runs before it compiles, as scripts/build_engine.py asks for it, in a process where
+# django-stubs' plugin (a package of `make test`'s, not of `make run`'s) cannot be imported.
+BUILD_CHECK = """
+import importlib.util, sys
+sys.modules["mypy_django_plugin"] = None
+from mypy import api
+spec = importlib.util.spec_from_file_location("build_engine", "scripts/build_engine.py")
+build = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(build)
+config, cache = sys.argv[1], sys.argv[2]
+with open(config, "w", encoding="utf-8") as file:
+    file.write(build.MYPYC_CONFIG)
+stdout, stderr, status = api.run(["--config-file", config, "--cache-dir", cache, *build.COMPILED_SOURCES])
+print(stdout + stderr)
+sys.exit(status)
+"""
+
+
+def test_the_engine_compiles_with_the_sites_packages_alone(tmp_path: Path) -> None:
+    """A fresh clone's `make run` installs only the site's packages; with the project's [tool.mypy] (which loads
+    django-stubs' plugin) mypyc failed there and the site's bots searched interpreted."""
+    completed = subprocess.run(
+        [sys.executable, "-c", BUILD_CHECK, str(tmp_path / "mypyc.ini"), str(tmp_path / "cache")],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert completed.returncode == 0, completed.stdout + completed.stderr
