@@ -485,8 +485,10 @@ class SearchBot:
                 last, wall_last = now, wall_now
                 elapsed, wall_elapsed = now - started, wall_now - wall_started
                 release = max(RELEASE_SHARE * elapsed, RELEASE_PER_NODE * iteration)
+                # By the clock the release takes as much longer than on the CPU as the search has on a busy machine.
+                wall_release = release * (wall_elapsed / elapsed if wall_elapsed > elapsed > 0 else 1.0)
                 if elapsed + release + LONGEST_MARGIN * longest >= budget \
-                        or wall_elapsed + release + LONGEST_MARGIN * wall_longest >= wall_seconds:
+                        or wall_elapsed + wall_release + LONGEST_MARGIN * wall_longest >= wall_seconds:
                     break
                 if iteration % CHECK_EVERY == 0:
                     left = min(self.iterations - iteration, iteration * (budget - elapsed) / max(elapsed, 1e-9),
