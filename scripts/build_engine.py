@@ -33,6 +33,12 @@ mypy_path = .
 """
 
 
+def mypy_arguments(config_path: Path) -> list[str]:
+    """Write MYPYC_CONFIG to ``config_path`` and return the mypy arguments the build hands to mypycify."""
+    config_path.write_text(MYPYC_CONFIG, encoding="utf-8")
+    return ["--config-file", str(config_path), *COMPILED_SOURCES]
+
+
 def _load_compiled_module() -> types.ModuleType:
     # Loaded by path: importing games.engine would run its freshness check, which is what we rebuild.
     spec = importlib.util.spec_from_file_location("_engine_compiled", ROOT / "games" / "engine" / "_compiled.py")
@@ -75,8 +81,6 @@ def main() -> int:
     log_path = ROOT / "build" / "engine-build.log"
     log_path.parent.mkdir(exist_ok=True)
     os.chdir(ROOT)  # mypyc writes its C sources under ./build
-    config_path = ROOT / "build" / "mypyc.ini"
-    config_path.write_text(MYPYC_CONFIG, encoding="utf-8")
     try:
         with open(log_path, "w", encoding="utf-8") as log, contextlib.redirect_stdout(log), \
                 contextlib.redirect_stderr(log):
@@ -84,7 +88,7 @@ def main() -> int:
                 name="durak-engine",
                 packages=[],
                 py_modules=[],
-                ext_modules=mypycify(["--config-file", str(config_path), *COMPILED_SOURCES], opt_level="3"),
+                ext_modules=mypycify(mypy_arguments(ROOT / "build" / "mypyc.ini"), opt_level="3"),
                 script_args=["build_ext", "--inplace", "--build-temp", str(build_dir / "temp"),
                              "--build-lib", str(build_dir / "lib")],
             )

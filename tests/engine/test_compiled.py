@@ -97,15 +97,14 @@ def test_compiled_engine_plays_like_its_source(tmp_path: Path) -> None:
 # django-stubs' plugin (a package of `make test`'s, not of `make run`'s) cannot be imported.
 BUILD_CHECK = """
 import importlib.util, sys
+from pathlib import Path
 sys.modules["mypy_django_plugin"] = None
 from mypy import api
 spec = importlib.util.spec_from_file_location("build_engine", "scripts/build_engine.py")
 build = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(build)
 config, cache = sys.argv[1], sys.argv[2]
-with open(config, "w", encoding="utf-8") as file:
-    file.write(build.MYPYC_CONFIG)
-stdout, stderr, status = api.run(["--config-file", config, "--cache-dir", cache, *build.COMPILED_SOURCES])
+stdout, stderr, status = api.run(["--cache-dir", cache, *build.mypy_arguments(Path(config))])
 print(stdout + stderr)
 sys.exit(status)
 """
