@@ -9,6 +9,9 @@ Figures (DESIGN.md, Benchmarks), all from heads-up podkidnoy with 36 cards:
   over every decided heads-up podkidnoy game of the round robin.
 - ``elo_search_low``, ``elo_search_high``: elo_search's approximate 95 % interval (``elo_intervals``: the
   likelihood's curvature at the fit); the ladder's table prints one for every bot.
+- ``winrate_search_vs_heuristic_for_1900``: the share of its decided games against the heuristic at which the
+  expert would stand at 1,900, every other pairing as played (``share_needed``): how far the target is, in the
+  figure a change to the search moves.
 - ``s_per_move_search``: mean CPU seconds the search bot spent per move it was asked for (each worker is
   a single process on one core; CPU time, so other work on the machine does not inflate it).
 "heuristic" is the medium level and "search" the expert level (search, 1 s a move at most).
@@ -226,6 +229,33 @@ def fit_elo(tallies: Sequence[tuple[str, str, int, int]], anchor: str, anchor_ra
     return {name: anchor_rating + 400 * math.log10(gamma[name]) for name in names}
 
 
+def share_needed(tallies: Sequence[tuple[str, str, int, int]], first: str, second: str, target: float,
+                 anchor: str) -> float | None:
+    """The least share of ``first``'s decided games against ``second`` at which ``fit_elo`` puts ``first`` at
+    ``target`` or above, every other pairing as played and the pairing's decided games as many: the fewest wins
+    (bisection: a bot's fitted rating rises with its wins) over the decided games. None if winning every one of
+    them would not reach ``target``."""
+    index = next(position for position, (one, other, _wins, _losses) in enumerate(tallies)
+                 if (one, other) == (first, second))
+    decided = tallies[index][2] + tallies[index][3]
+
+    def rating(wins: int) -> float:
+        changed = list(tallies)
+        changed[index] = (first, second, wins, decided - wins)
+        return fit_elo(changed, anchor)[first]
+
+    if rating(decided) < target:
+        return None
+    low, high = -1, decided  # rating(low) < target <= rating(high), low = -1 standing for "none"
+    while high - low > 1:
+        middle = (low + high) // 2
+        if middle >= 0 and rating(middle) >= target:
+            high = middle
+        else:
+            low = middle
+    return high / decided if decided else None
+
+
 def elo_intervals(tallies: Sequence[tuple[str, str, int, int]], ratings: dict[str, float], anchor: str,
                   z: float = 1.96) -> dict[str, tuple[float, float]]:
     """Approximate 95 % intervals of ``fit_elo``'s ratings: the maximum-likelihood estimate plus or minus ``z``
@@ -357,6 +387,11 @@ def main() -> None:
         for name in names
     ])
 
+    needed = (share_needed(main_pairings, "search", "heuristic", 1900, anchor="random")
+              if ("search", "heuristic") in {(first, second) for first, second, _wins, _losses in main_pairings} else None)
+    if needed is not None:
+        print(f"\nelo_search would reach 1,900 at a share of {needed:.3f} against the heuristic, every other pairing as played")
+
     def winrate(first: str, second: str) -> float:
         tally = results.tallies[(MAIN_VARIANT, first, second)]
         return tally.first_wins / tally.decided if tally.decided else 0.0
@@ -379,6 +414,9 @@ def main() -> None:
         "engine_compiled": 1 if is_compiled() else 0,
         "bots_compiled": 1 if bots_compiled else 0,
     }
+    if needed is not None:
+        # What the expert's share against the heuristic would have to be for elo_search to reach its target.
+        figures["winrate_search_vs_heuristic_for_1900"] = round(needed, 4)
     targets = [
         ("winrate_heuristic_vs_random", figures["winrate_heuristic_vs_random"] >= 0.85, ">= 0.85"),
         ("winrate_search_vs_heuristic", figures["winrate_search_vs_heuristic"] >= 0.70, ">= 0.70"),

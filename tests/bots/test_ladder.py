@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 
-from bench.bots import elo_intervals, fit_elo
+from bench.bots import elo_intervals, fit_elo, share_needed
 
 TRUE = {"random": 1000.0, "easy": 1350.0, "heuristic": 1610.0, "hard": 1730.0, "search": 1850.0}
 # The benchmark's heads-up podkidnoy plan: decided games per pairing, the stronger bot first.
@@ -67,3 +67,22 @@ def test_a_bot_in_fewer_games_gets_a_wider_interval() -> None:
     intervals = elo_intervals(tallies, ratings, anchor="random")
     width = {name: high - low for name, (low, high) in intervals.items()}
     assert width["heuristic"] < width["search"] < width["hard"]
+
+
+def test_share_needed_is_the_fewest_wins_that_reach_the_target() -> None:
+    tallies = _simulated(random.Random(11))
+    index = next(position for position, tally in enumerate(tallies) if tally[:2] == ("search", "heuristic"))
+    decided = tallies[index][2] + tallies[index][3]
+    for target in (1800.0, 1900.0, 2000.0):
+        share = share_needed(tallies, "search", "heuristic", target, anchor="random")
+        assert share is not None
+        wins = round(share * decided)
+
+        def rating(won: int) -> float:
+            changed = list(tallies)
+            changed[index] = ("search", "heuristic", won, decided - won)
+            return fit_elo(changed, anchor="random")["search"]
+
+        assert rating(wins) >= target > rating(wins - 1)
+    # Out of reach: even every game won against the heuristic leaves the search under 3,000.
+    assert share_needed(tallies, "search", "heuristic", 3000.0, anchor="random") is None
