@@ -18,6 +18,18 @@ class BotLevel(models.TextChoices):
     EXPERT = "expert", _("Expert")
 
 
+# What each bot engine (User.bot_engine, a name in games.bots.BOTS) is, in words a player reads.
+BOT_ENGINE_NAMES = {
+    "random": _("random moves"),
+    "easy": _("rules of thumb, often a random move"),
+    "heuristic": _("rules of thumb"),
+    "medium": _("rules of thumb"),
+    "search": _("tree search"),
+    "hard": _("tree search"),
+    "expert": _("tree search"),
+}
+
+
 class User(AbstractUser):
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     country = CountryField(_("country"), blank=True)
@@ -52,6 +64,11 @@ class User(AbstractUser):
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
+
+    @property
+    def bot_engine_display(self) -> str:
+        """The bot's engine in the reader's language (its code if it has no name here)."""
+        return str(BOT_ENGINE_NAMES.get(self.bot_engine, self.bot_engine))
 
     def _get_session_auth_hash(self, secret: str | None = None) -> str:
         """Django's hash of the password, with the session generation mixed in once it was bumped (so that

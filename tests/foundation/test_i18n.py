@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -11,8 +12,9 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import User
-from accounts.services import user_sign_up
+from accounts.models import BOT_ENGINE_NAMES, BotLevel, User
+from accounts.services import bot_account_ensure, user_sign_up
+from games.bots import BOTS
 from tests.processes import PROJECT_DIR
 
 pytestmark = pytest.mark.django_db
@@ -137,3 +139,17 @@ def test_every_marked_string_is_in_the_russian_catalog() -> None:
     catalog = {entry.msgid for entry in polib.pofile(str(PROJECT_DIR / "locale/ru/LC_MESSAGES/django.po"))}
     missing = sorted(_marked_strings() - catalog)
     assert missing == [], "run `make messages` and translate: " + ", ".join(missing)
+
+
+def test_the_home_page_names_each_bot_engine_in_the_readers_language(client: Client) -> None:
+    assert set(BOT_ENGINE_NAMES) == set(BOTS)
+    bot_account_ensure(username="bot-hugo", display_name="Heuristic Hugo", engine="heuristic", level=BotLevel.MEDIUM)
+    bot_account_ensure(username="bot-sergei", display_name="Searching Sergei", engine="search", level=BotLevel.EXPERT)
+    english = html.unescape(_text(client.get(reverse("home")).content))
+    assert "Heuristic Hugo rules of thumb · Medium" in english
+    assert "Searching Sergei tree search · Expert" in english
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ru"
+    russian = html.unescape(_text(client.get(reverse("home")).content))
+    assert "Heuristic Hugo эвристика · Средний" in russian
+    assert "Searching Sergei поиск по дереву · Эксперт" in russian
+    assert " heuristic " not in russian and " search " not in russian
