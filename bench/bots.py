@@ -387,10 +387,13 @@ def main() -> None:
         for name in names
     ])
 
-    needed = (share_needed(main_pairings, "search", "heuristic", 1900, anchor="random")
-              if ("search", "heuristic") in {(first, second) for first, second, _wins, _losses in main_pairings} else None)
+    searched = ("search", "heuristic") in {(first, second) for first, second, _wins, _losses in main_pairings}
+    needed = share_needed(main_pairings, "search", "heuristic", 1900, anchor="random") if searched else None
     if needed is not None:
         print(f"\nelo_search would reach 1,900 at a share of {needed:.3f} against the heuristic, every other pairing as played")
+    elif searched:
+        print("\nelo_search would not reach 1,900 even with every decided game against the heuristic won, every other "
+              "pairing as played")
 
     def winrate(first: str, second: str) -> float:
         tally = results.tallies[(MAIN_VARIANT, first, second)]
