@@ -715,7 +715,9 @@ export class GameTable {
 
   surrender() {
     if (!this.message || !window.confirm(this.strings.surrender_confirm)) return;
-    this.send({ type: "surrender", seq: this.message.seq });
+    // No version: giving up does not depend on the last card played, and a move that arrived while the
+    // player confirmed would get the surrender refused as stale (docs/protocol.md lets `seq` be left out).
+    this.send({ type: "surrender" });
   }
 
   redeal() {
