@@ -30,6 +30,7 @@ a few hundred iterations a move and plays few games: it checks that everything r
 
 from __future__ import annotations
 
+import bisect
 import math
 import multiprocessing
 import multiprocessing.pool
@@ -233,8 +234,8 @@ def share_needed(tallies: Sequence[tuple[str, str, int, int]], first: str, secon
                  anchor: str) -> float | None:
     """The least share of ``first``'s decided games against ``second`` at which ``fit_elo`` puts ``first`` at
     ``target`` or above, every other pairing as played and the pairing's decided games as many: the fewest wins
-    (bisection: a bot's fitted rating rises with its wins) over the decided games. None if winning every one of
-    them would not reach ``target``."""
+    (a bisection, since a bot's fitted rating rises with its wins) over the decided games. None if winning every
+    one of them would not reach ``target``."""
     index = next(position for position, (one, other, _wins, _losses) in enumerate(tallies)
                  if (one, other) == (first, second))
     decided = tallies[index][2] + tallies[index][3]
@@ -244,16 +245,8 @@ def share_needed(tallies: Sequence[tuple[str, str, int, int]], first: str, secon
         changed[index] = (first, second, wins, decided - wins)
         return fit_elo(changed, anchor)[first]
 
-    if rating(decided) < target:
-        return None
-    low, high = -1, decided  # rating(low) < target <= rating(high), low = -1 standing for "none"
-    while high - low > 1:
-        middle = (low + high) // 2
-        if middle >= 0 and rating(middle) >= target:
-            high = middle
-        else:
-            low = middle
-    return high / decided if decided else None
+    wins = bisect.bisect_left(range(decided + 1), target, key=rating)
+    return wins / decided if 0 < decided and wins <= decided else None
 
 
 def elo_intervals(tallies: Sequence[tuple[str, str, int, int]], ratings: dict[str, float], anchor: str,
