@@ -110,6 +110,7 @@ export class GameTable {
     if (!this.message) return;
     this.clearError();
     if (this.send({ type: "action", action, seq: this.message.seq })) {
+      this.root.dispatchEvent(new CustomEvent("durak:action-sent", { detail: { action } }));
       this.pendingSeq = this.message.seq;
       this.selection = [];
       this.render();
@@ -126,13 +127,18 @@ export class GameTable {
 
   receive(message) {
     if (this.message && message.seq < this.message.seq && message.game === this.message.game) return;
-    const changed = !this.message || this.message.seq !== message.seq;
+    const previous = this.message;
+    const changed = !previous || previous.seq !== message.seq;
     this.message = message;
     if (changed) {
       this.pendingSeq = null;
       this.selection = this.selection.filter((card) => (message.view.hand || []).includes(card));
     }
     this.render();
+    // Other modules of the page (sound, attention, clocks) follow the game through this event, never by
+    // reaching into the table: detail.previous is the message drawn before (null at the first), detail.message
+    // the one drawn now, detail.changed whether the version moved.
+    this.root.dispatchEvent(new CustomEvent("durak:view", { detail: { previous, message, changed, seat: message.seat } }));
   }
 
   get view() {
