@@ -216,7 +216,12 @@ def test_a_played_game_finishes_and_settles_once(
 
     replay = replay_record(load_record(game_record_json(game=game)))
     assert replay.ok and replay.state is not None and replay.state.finished
-    assert result.chips == settlement(replay.state) and sum(result.chips) == 0
+    assert result.chips == settlement(replay.state)
+    # Stakes of 50 from three players, no cheating: the durak pays 50, the two others share the bank of 150.
+    if result.outcome == "draw":
+        assert result.chips == [0, 0, 0]
+    else:
+        assert result.chips[result.durak] == -50 and sorted(result.chips) == [-50, 25, 25]
     assert result.durak == replay.state.result["durak"]  # type: ignore[index]
     for seat, user in enumerate(players):
         net = sum(LedgerEntry.objects.filter(game=game, user=user).values_list("amount", flat=True))
@@ -334,7 +339,17 @@ def test_bots_fill_seats_and_play_a_game_to_the_end(no_tasks: list[tuple[str, tu
             assert services.game_bot_move(game_id=game.pk, seq=game.seq) is not None
     assert game.status == GameStatus.FINISHED
     result = services.game_finalise(game_id=game.pk)
-    assert sum(result.chips) == 0
+    # A bank of 4 x 10 shared by three winners: 13 each, the chip left over to the first out.
+    if result.outcome == "draw":
+        assert result.chips == [0, 0, 0, 0]
+    else:
+        assert result.chips[result.durak] == -10 and result.chips[result.out_order[0]] == 4
+        assert sorted(result.chips) == [-10, 3, 3, 4]
+    # One stake row and one settlement row for the person, their sum her net.
+    rows = list(LedgerEntry.objects.filter(game=game, user=anna).values_list("kind", "amount"))
+    settled_kind = LedgerKind.REFUND if result.outcome == "draw" else LedgerKind.BANK_SHARE
+    expected_rows = [(LedgerKind.STAKE, -10)] + ([(settled_kind, 10 + result.chips[0])] if 10 + result.chips[0] else [])
+    assert sorted(rows) == sorted(expected_rows)
 
 
 @pytest.mark.django_db
