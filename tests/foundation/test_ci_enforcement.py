@@ -72,3 +72,14 @@ def test_under_ci_a_skipped_module_fails_the_run(pytester: pytest.Pytester, monk
     monkeypatch.delenv("CI")
     result = _run(pytester, SKIPPING_MODULE)
     result.assert_outcomes(skipped=1)
+
+
+def test_an_expected_failure_that_passes_fails_the_run(
+    request: pytest.FixtureRequest, pytester: pytest.Pytester
+) -> None:
+    """The project's configuration makes every xfail strict (pyproject.toml), so one that passes is a failure."""
+    assert request.config.getini("xfail_strict") is True
+    pytester.makeini("[pytest]\nxfail_strict = true\nasyncio_default_fixture_loop_scope = function\n")
+    pytester.makepyfile(test_inner="import pytest\n\n@pytest.mark.xfail(reason='fixed')\ndef test_fixed():\n    pass\n")
+    result = pytester.runpytest("-p", "no:django", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
