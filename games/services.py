@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import functools
+import logging
 import secrets
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
@@ -47,6 +48,8 @@ from games.models import ActionLog, Game, GameStatus, Result, Seat, Table, Table
 from games.selectors import game_result, game_seats
 from games.snapshots import dealt_state, remember, state_of
 from games.turns import default_action, optional_seats, waiting_seats
+
+logger = logging.getLogger(__name__)
 
 TIMEOUTS_BEFORE_AUTOPILOT = 3
 MIN_TURN_SECONDS = 5
@@ -701,7 +704,16 @@ def _apply_bot_action(*, game_id: int, seq: int, seat: int, action: Action, by_a
     if game.status != GameStatus.PLAYING or game.seq != seq:
         return None
     state = state_of(game).copy()
-    play(state, seat, action)
+    try:
+        play(state, seat, action)
+    except EngineError as error:
+        # A bot with a bug: its seat plays the default move instead, and the log says so without the engine's
+        # words, which name the cards of the refused move (a card of a hand or of the stock: issue 39).
+        logger.error("game %s: the bot of seat %s chose a refused move (%s) at version %s; the default move is played",
+                     game_id, seat, type(error).__name__, seq)  # fmt: skip
+        state = state_of(game).copy()
+        action = default_action(state, seat)
+        play(state, seat, action)
     logged = _record_action(game=game, state=state, seat=seat, action=action, by_autopilot=by_autopilot)
     timer_in = _save_game(game, state, [logged])
     _after_commit(game=game, seats=game_seats(game), state=state, timer_in=timer_in)
