@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
 
 from games.engine.cards import card_name, names, parse_card
@@ -306,3 +307,41 @@ def assert_same_under_another_deal(
     found = differences(before, after)
     assert not found, f"the reader at seat {seat} is shown what he may not see:\n" + "\n".join(found)
     return len(before)
+
+
+# --- every URL of the site --------------------------------------------------------------------------------
+
+# Parts of the site that are not ours to crawl: Django's admin has its own tests, static files are files.
+SKIP_PREFIXES = ("admin/", "static/", "media/", "__debug__/")
+PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>[^>]+)>")
+
+
+def routes(resolvers: list[Any], prefix: str = "") -> Iterator[str]:
+    for entry in resolvers:
+        route = str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            yield from routes(entry.url_patterns, prefix + route)
+        elif isinstance(entry, URLPattern) and not route.startswith("^") and "(?P" not in route:
+            yield prefix + route
+
+
+def fill_route(route: str, objects: Mapping[str, Any]) -> str:
+    """The route with each parameter filled with the real object it names: the segment before a `pk` says
+    which (tables/<pk> is a table, games/<pk> a game); a name without an object gets a value that exists
+    nowhere, so that the expected status (404) is checked too."""
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group("name")
+        before = route[: match.start()].rstrip("/").rsplit("/", 1)[-1]
+        key = {"tables": "table_id", "games": "game_id", "tournaments": "tournament_id", "tokens": "token_id",
+               "pools": "slug"}.get(before, name) if name in ("pk", "id", "slug") else name  # fmt: skip
+        if key in objects:
+            return str(objects[key])
+        return "999999" if (match.group("converter") or "str") in ("int", "id") else "nothing-here"
+
+    return "/" + PARAMETER.sub(fill, route)
+
+
+def site_urls(objects: Mapping[str, Any]) -> list[str]:
+    every = sorted(set(routes(get_resolver().url_patterns)))
+    return [fill_route(route, objects) for route in every if not route.startswith(SKIP_PREFIXES)]

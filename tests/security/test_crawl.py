@@ -1,54 +1,48 @@
 """Every page and endpoint of the URL configuration, as every kind of visitor (issue 10, security):
 
-- GET as anonymous, a player, a seated player, a tournament director and an admin: never a server error,
-  and no page shown to anyone but the seated player names a card of his hand, or the stock's order.
+- GET as anonymous, a player, a seated player, a tournament director and an admin: each route answers each
+  visitor its expected status (EXPECTED_STATUS), and no page shows a visitor one card he has not seen (a card
+  of another hand, or of the stock below its face-up card), at the deal and some moves in.
 - POST without a CSRF token as a logged-in player: refused (403), or the method is not allowed (405) —
   never accepted — and nothing in the database changes.
 
-The URLs are read from the resolver, so pages added later are covered without editing this test; their
-parameters are filled with real objects where the name is known (a game, a table, a player, a pool).
+The URLs are read from the resolver, and a route without expected answers fails the test; their parameters
+are filled with the real objects they name (tests.leakproof.fill_route: a game, a table, a tournament, a
+player, a pool), and with ids that exist nowhere where there is none (their 404 is expected).
 """
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.apps import apps
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import get_resolver
 
 from accounts.roles import Role
 from accounts.services import user_role_grant
 from games import services
+from games.engine import seat_view
 from games.engine.cards import names
 from games.models import Seat
 from games.snapshots import state_of
+from games.turns import waiting_seats
 from ratings.models import RatingPool
 from tests.games.factories import latest_game, person, table
-from tests.games.test_no_leaks import _cards_named
+from tests.leakproof import SKIP_PREFIXES, cards_in, fill_route, hidden_from, routes, site_urls
+from tests.tournaments.factories import enter, tournament
 
 pytestmark = pytest.mark.django_db
 
-# Parts of the site that are not ours to crawl: Django's admin has its own tests, static files are files.
-SKIP_PREFIXES = ("admin/", "static/", "media/", "__debug__/")
-PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>[^>]+)>")
+# Pages whose text is the same whatever the game (the rules' examples, the API's documentation): the scan
+# passes them by; the proof by difference does not.
+FIXED_TEXT = ("/rules/", "/api/docs/", "/api/redoc/", "/api/schema/", "/bots/")
 # The profile form's country list: ISO codes that read as cards (AS American Samoa, AD Andorra, KH Cambodia,
 # BJ Benin), the same list for everyone. A hand holding AS, AD and KH once failed the check on it.
 COUNTRY_SELECT = re.compile(r"<select[^>]*\bname=\"country\".*?</select>", re.DOTALL)
-
-
-def _patterns(resolvers: list[Any], prefix: str = "") -> Iterator[str]:
-    for entry in resolvers:
-        route = str(entry.pattern)
-        if isinstance(entry, URLResolver):
-            yield from _patterns(entry.url_patterns, prefix + route)
-        elif isinstance(entry, URLPattern):
-            if route.startswith("^") or "(?P" in route:
-                continue  # a regular-expression route (Django's own catch-alls)
-            yield prefix + route
 
 
 @pytest.fixture
@@ -63,38 +57,27 @@ def site() -> dict[str, Any]:
     director, admin = person("director"), person("boss")
     user_role_grant(user=director, role=Role.TOURNAMENT_DIRECTOR)
     user_role_grant(user=admin, role=Role.ADMIN)
-    pool = RatingPool.objects.first()
+    pool = RatingPool.objects.get(slug="podkidnoy-36-heads-up")
+    event = tournament(by=director)
+    enter(event, [owner])
     samples: dict[str, Any] = {
-        "game_id": game.pk, "table_id": seated_table.pk, "pk": game.pk, "id": game.pk,
-        "username": owner.username, "slug": pool.slug if pool else "x", "token": seated_table.link_token,
+        "game_id": game.pk, "table_id": seated_table.pk, "tournament_id": event.pk, "number": 1,
+        "username": owner.username, "slug": pool.slug, "token": seated_table.link_token,
     }  # fmt: skip
-    tournament_model = apps.all_models.get("tournaments", {}).get("tournament")
-    if tournament_model is not None:
-        tournament = tournament_model._default_manager.first()
-        if tournament is not None:
-            samples["tournament_id"] = tournament.pk
     return {
         "owner": owner,
         "visitors": {"player": person("passer-by"), "guest (seated)": guest, "director": director, "admin": admin},
         "samples": samples,
         "owner_hand": set(names(state.hands[owner_seat])),
-        "stock": [name for name in names(sum(1 << card for card in state.stock[:-1]))],
+        "owner_seat": owner_seat,
+        "guest_seat": 1 - owner_seat,
+        "game": game,
+        "people": {owner_seat: owner, 1 - owner_seat: guest},
     }
 
 
-def _path(route: str, samples: dict[str, Any]) -> str:
-    def fill(match: re.Match[str]) -> str:
-        converter, name = match.group("converter") or "str", match.group("name")
-        if name in samples:
-            return str(samples[name])
-        return "1" if converter == "int" else "x"
-
-    return "/" + PARAMETER.sub(fill, route)
-
-
 def _urls(samples: dict[str, Any]) -> list[str]:
-    routes = sorted(set(_patterns(get_resolver().url_patterns)))
-    return [_path(route, samples) for route in routes if not route.startswith(SKIP_PREFIXES)]
+    return site_urls(samples)
 
 
 def _clients(site: dict[str, Any]) -> dict[str, Client]:
@@ -106,29 +89,174 @@ def _clients(site: dict[str, Any]) -> dict[str, Client]:
     return clients
 
 
-def test_no_page_fails_or_shows_a_hidden_card_to_anyone(site: dict[str, Any]) -> None:
-    urls = _urls(site["samples"])
-    assert len(urls) > 20
-    # The check can see a hand: the seated owner's own game page shows his.
+# What each visitor is answered, route by route: (anonymous, a player, the seated guest, a director, an admin).
+# A new route fails the crawl until its expected answers are written here, so that a page answering 403, 404 or
+# 500 to everyone cannot pass for one that shows nothing hidden.
+EXPECTED_STATUS: dict[str, tuple[int, int, int, int, int]] = {
+    "": (200, 200, 200, 200, 200),
+    "accounts/log-in/": (200, 302, 302, 302, 302),
+    "accounts/log-out/": (405, 405, 405, 405, 405),
+    "accounts/password/change/": (302, 200, 200, 200, 200),
+    "accounts/password/change/done/": (302, 200, 200, 200, 200),
+    "accounts/password/reset/": (200, 200, 200, 200, 200),
+    "accounts/password/reset/<uidb64>/<token>/": (200, 200, 200, 200, 200),
+    "accounts/password/reset/done/": (200, 200, 200, 200, 200),
+    "accounts/password/reset/sent/": (200, 200, 200, 200, 200),
+    "accounts/profile/": (302, 200, 200, 200, 200),
+    "accounts/sessions/revoke/": (302, 405, 405, 405, 405),
+    "accounts/sign-up/": (200, 302, 302, 302, 302),
+    "analysis/": (200, 200, 200, 200, 200),
+    "api/docs/": (200, 200, 200, 200, 200),
+    "api/redoc/": (200, 200, 200, 200, 200),
+    "api/schema/": (200, 200, 200, 200, 200),
+    "api/v1/account/": (401, 200, 200, 200, 200),
+    "api/v1/account/bot/": (401, 405, 405, 405, 405),
+    "api/v1/account/games/": (401, 200, 200, 200, 200),
+    "api/v1/games/": (200, 200, 200, 200, 200),
+    "api/v1/games/<id:pk>/": (200, 200, 200, 200, 200),
+    "api/v1/games/<id:pk>/actions/": (401, 405, 405, 405, 405),
+    "api/v1/games/<id:pk>/record/": (409, 409, 409, 409, 409),
+    "api/v1/games/<id:pk>/redeal/": (401, 405, 405, 405, 405),
+    "api/v1/games/<id:pk>/surrender/": (401, 405, 405, 405, 405),
+    "api/v1/games/<id:pk>/view/": (200, 200, 200, 200, 200),
+    "api/v1/players/": (200, 200, 200, 200, 200),
+    "api/v1/players/<str:username>/": (200, 200, 200, 200, 200),
+    "api/v1/players/<str:username>/history/": (200, 200, 200, 200, 200),
+    "api/v1/pools/": (200, 200, 200, 200, 200),
+    "api/v1/pools/<slug:slug>/": (200, 200, 200, 200, 200),
+    "api/v1/pools/<slug:slug>/leaderboard/": (200, 200, 200, 200, 200),
+    "api/v1/records/analysis/": (405, 405, 405, 405, 405),
+    "api/v1/tables/": (200, 200, 200, 200, 200),
+    "api/v1/tables/<id:pk>/": (200, 200, 200, 200, 200),
+    "api/v1/tables/<id:pk>/bots/": (401, 405, 405, 405, 405),
+    "api/v1/tables/<id:pk>/join/": (401, 405, 405, 405, 405),
+    "api/v1/tables/<id:pk>/leave/": (401, 405, 405, 405, 405),
+    "api/v1/tables/<id:pk>/start/": (401, 405, 405, 405, 405),
+    "api/v1/tokens/": (401, 200, 200, 200, 200),
+    "api/v1/tokens/<id:pk>/": (401, 405, 405, 405, 405),
+    "api/v1/tournaments/": (200, 200, 200, 200, 200),
+    "api/v1/tournaments/<id:pk>/": (200, 200, 200, 200, 200),
+    "api/v1/tournaments/<id:pk>/audit/": (200, 200, 200, 200, 200),
+    "api/v1/tournaments/<id:pk>/entrants/": (200, 200, 200, 200, 200),
+    "api/v1/tournaments/<id:pk>/export/": (200, 200, 200, 200, 200),
+    "api/v1/tournaments/<id:pk>/pairings/<id:pairing_id>/forfeit/": (401, 405, 405, 405, 405),
+    "api/v1/tournaments/<id:pk>/pairings/<id:pairing_id>/result/": (401, 405, 405, 405, 405),
+    "api/v1/tournaments/<id:pk>/register/": (401, 405, 405, 405, 405),
+    "api/v1/tournaments/<id:pk>/rounds/": (200, 200, 200, 200, 200),
+    "api/v1/tournaments/<id:pk>/standings/": (200, 200, 200, 200, 200),
+    "api/v1/tournaments/<id:pk>/start/": (401, 405, 405, 405, 405),
+    "api/v1/tournaments/<id:pk>/team/accept/": (401, 405, 405, 405, 405),
+    "api/v1/tournaments/<id:pk>/team/decline/": (401, 405, 405, 405, 405),
+    "api/v1/tournaments/<id:pk>/withdraw/": (401, 405, 405, 405, 405),
+    "bots/": (200, 200, 200, 200, 200),
+    "bots/account/": (302, 405, 405, 405, 405),
+    "bots/tokens/": (302, 200, 200, 200, 200),
+    "bots/tokens/<int:token_id>/revoke/": (302, 405, 405, 405, 405),
+    "healthz": (200, 200, 200, 200, 200),
+    "language/": (405, 405, 405, 405, 405),
+    "play/": (200, 200, 200, 200, 200),
+    "play/game/<int:game_id>/": (200, 200, 200, 200, 200),
+    "play/game/<int:game_id>/record.json": (403, 403, 403, 403, 403),
+    "play/link/<str:token>/": (302, 302, 302, 302, 302),
+    "play/table/<int:table_id>/": (302, 302, 302, 302, 302),
+    "play/table/<int:table_id>/bots/": (302, 405, 405, 405, 405),
+    "play/table/<int:table_id>/bots/remove/": (302, 405, 405, 405, 405),
+    "play/table/<int:table_id>/join/": (302, 405, 405, 405, 405),
+    "play/table/<int:table_id>/leave/": (302, 405, 405, 405, 405),
+    "play/table/<int:table_id>/seats/": (200, 200, 200, 200, 200),
+    "play/table/<int:table_id>/start/": (302, 405, 405, 405, 405),
+    "play/tables/": (200, 200, 200, 200, 200),
+    "play/tables/new/": (302, 405, 405, 405, 405),
+    "ratings/": (200, 200, 200, 200, 200),
+    "ratings/fair-play/": (403, 403, 403, 200, 200),
+    "ratings/player/<str:username>/": (200, 200, 200, 200, 200),
+    "ratings/pool/<slug:slug>/": (200, 200, 200, 200, 200),
+    "rules/": (200, 200, 200, 200, 200),
+    "tournaments/": (200, 200, 200, 200, 200),
+    "tournaments/<int:tournament_id>/": (200, 200, 200, 200, 200),
+    "tournaments/<int:tournament_id>/crosstable/": (200, 200, 200, 200, 200),
+    "tournaments/<int:tournament_id>/direct/": (302, 403, 403, 200, 200),
+    "tournaments/<int:tournament_id>/direct/<str:act>/": (302, 405, 405, 405, 405),
+    "tournaments/<int:tournament_id>/entrant/<int:number>/": (200, 200, 200, 200, 200),
+    "tournaments/<int:tournament_id>/live/": (200, 200, 200, 200, 200),
+    "tournaments/<int:tournament_id>/log/": (200, 200, 200, 200, 200),
+    "tournaments/<int:tournament_id>/pairing/<int:pairing_id>/dispute/": (302, 405, 405, 405, 405),
+    "tournaments/<int:tournament_id>/pairing/<int:pairing_id>/seat/": (302, 405, 405, 405, 405),
+    "tournaments/<int:tournament_id>/register/": (302, 405, 405, 405, 405),
+    "tournaments/<int:tournament_id>/round/<int:number>/": (404, 404, 404, 404, 404),
+    "tournaments/<int:tournament_id>/standings.csv": (200, 200, 200, 200, 200),
+    "tournaments/<int:tournament_id>/team/<str:answer>/": (302, 405, 405, 405, 405),
+    "tournaments/<int:tournament_id>/tournament.json": (200, 200, 200, 200, 200),
+    "tournaments/<int:tournament_id>/withdraw/": (302, 405, 405, 405, 405),
+    "tournaments/new/": (302, 403, 403, 200, 200),
+}
+
+
+def _crawl(site: dict[str, Any]) -> list[tuple[str, str, object]]:
+    """Every route as every visitor: what answered other than expected, or showed him a card he has not seen."""
+    game = site["game"]
+    game.refresh_from_db()
+    # The scan can see a hand: the seated owner's own game page shows his.
     own = Client()
     own.force_login(site["owner"])
-    own_page = own.get(f"/play/game/{site['samples']['game_id']}/").content.decode()
-    assert site["owner_hand"] <= _cards_named(own_page)
+    own_page = own.get(f"/play/game/{game.pk}/").content.decode()
+    assert set(names(state_of(game).hands[site["owner_seat"]])) <= cards_in(own_page)
+    every = sorted(set(routes(get_resolver().url_patterns)))
+    crawled = [route for route in every if not route.startswith(SKIP_PREFIXES)]
+    assert sorted(EXPECTED_STATUS) == crawled, "a route was added or removed: write its expected answers above"
     failures: list[tuple[str, str, object]] = []
-    for role, client in _clients(site).items():
-        for url in urls:
+    for index, (role, client) in enumerate(_clients(site).items()):
+        seat = site["guest_seat"] if role == "guest (seated)" else None
+        hidden = hidden_from(game, seat)
+        assert len(hidden) > 20
+        for route in crawled:
+            url = fill_route(route, site["samples"])
             response = client.get(url)
-            if response.status_code >= 500:
+            if response.status_code != EXPECTED_STATUS[route][index]:
                 failures.append((role, url, response.status_code))
                 continue
-            if response.get("Content-Type", "").startswith(("text/", "application/json")) and response.content:
-                shown = _cards_named(COUNTRY_SELECT.sub("", response.content.decode(errors="replace")))
-                leaked = shown & site["owner_hand"]
-                # A card can be named for other reasons (the rules page's examples): only his whole hand,
-                # or more than two of his cards on one page, is a leak.
-                if len(leaked) >= 3 or leaked == site["owner_hand"]:
-                    failures.append((role, url, sorted(leaked)))
-    assert failures == []
+            if url.startswith(FIXED_TEXT) or not response.content:
+                continue
+            shown = cards_in(COUNTRY_SELECT.sub("", response.content.decode(errors="replace")))
+            if shown & hidden:
+                failures.append((role, url, sorted(shown & hidden)))
+    return failures
+
+
+def test_every_route_answers_each_visitor_as_expected_and_no_page_shows_a_hidden_card(site: dict[str, Any]) -> None:
+    """At the deal and some moves in, every route answers its expected status, and no page shows the visitor
+    one card he has not seen (another hand, the stock below its face-up card), in any form the card scan
+    knows (tests/leakproof.py). The proof by difference (test_leaks_by_difference.py) covers the same pages."""
+    game = site["game"]
+    rng = random.Random(10)
+    assert _crawl(site) == []
+    for _ in range(6):
+        game.refresh_from_db()
+        state = state_of(game)
+        seat = waiting_seats(state)[0]
+        legal = seat_view(state, seat)["legal"]
+        services.game_submit_action(game_id=game.pk, user=site["people"][seat], action=rng.choice(legal), seq=game.seq)
+    assert _crawl(site) == []
+
+
+def test_the_crawl_fails_on_a_page_that_shows_one_card_of_another_hand(
+    site: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games import views
+
+    strings = views.client_strings
+    game = site["game"]
+    card = names(state_of(game).hands[site["owner_seat"]])[0]
+    monkeypatch.setattr(views, "client_strings", lambda: {**strings(), "tip": f"try {card}"})
+    failures = _crawl(site)
+    assert failures and all(url == f"/play/game/{game.pk}/" and shown == [card] for _, url, shown in failures)
+
+
+def test_the_crawl_fails_on_a_route_that_answers_other_than_expected(
+    site: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(EXPECTED_STATUS, "rules/", (404, 404, 404, 404, 404))
+    assert ("anonymous", "/rules/", 200) in _crawl(site)
 
 
 def _row_counts() -> dict[str, int]:

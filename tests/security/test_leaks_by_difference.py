@@ -22,7 +22,6 @@ from unittest import mock
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
 
 from accounts.models import User
 from accounts.roles import Role
@@ -34,53 +33,20 @@ from games.models import Game
 from games.snapshots import state_of
 from games.turns import waiting_seats
 from tests.games.factories import latest_game, person, table
-from tests.leakproof import assert_same_under_another_deal, cards_in, hidden_from, pin_first_attacker
+from tests.leakproof import assert_same_under_another_deal, cards_in, hidden_from, pin_first_attacker, site_urls
 
 pytestmark = pytest.mark.django_db
 
-SKIP_PREFIXES = ("admin/", "static/", "media/", "__debug__/")
 # For the scan only: the profile form's country list (ISO codes such as AS, AD, KH read as cards), the same for
 # everyone, and pages whose text is the same for every game (the rules' examples, the API's documentation).
 COUNTRY_SELECT = re.compile(r"<select[^>]*\bname=\"country\".*?</select>", re.DOTALL)
 FIXED_TEXT = ("/rules/", "/api/docs/", "/api/redoc/", "/api/schema/", "/bots/")
-PARAMETER = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>[^>]+)>")
 
 
 @pytest.fixture(autouse=True)
 def no_rate_limits(settings: Any) -> None:
     """The proof asks every answer many times; a rate limit would answer 429 the same under both deals."""
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None}}
-
-
-def _routes(resolvers: list[Any], prefix: str = "") -> Iterator[str]:
-    for entry in resolvers:
-        route = str(entry.pattern)
-        if isinstance(entry, URLResolver):
-            yield from _routes(entry.url_patterns, prefix + route)
-        elif isinstance(entry, URLPattern) and not route.startswith("^") and "(?P" not in route:
-            yield prefix + route
-
-
-def fill_route(route: str, objects: Mapping[str, Any]) -> str:
-    """The route with each parameter filled with the real object it names: the segment before a `pk` says
-    which (tables/<pk> is a table, games/<pk> a game); a name without an object gets a value that exists
-    nowhere, so that the expected status (404) is checked too."""
-
-    def fill(match: re.Match[str]) -> str:
-        name = match.group("name")
-        before = route[: match.start()].rstrip("/").rsplit("/", 1)[-1]
-        key = {"tables": "table_id", "games": "game_id", "tournaments": "tournament_id", "tokens": "token_id",
-               "pools": "slug"}.get(before, name) if name in ("pk", "id", "slug") else name  # fmt: skip
-        if key in objects:
-            return str(objects[key])
-        return "999999" if (match.group("converter") or "str") in ("int", "id") else "nothing-here"
-
-    return "/" + PARAMETER.sub(fill, route)
-
-
-def site_urls(objects: Mapping[str, Any]) -> list[str]:
-    routes = sorted(set(_routes(get_resolver().url_patterns)))
-    return [fill_route(route, objects) for route in routes if not route.startswith(SKIP_PREFIXES)]
 
 
 def _advance(game: Game, people: Mapping[int, User], moves: int, rng: random.Random) -> Game:
@@ -147,7 +113,7 @@ class Readers:
         self.director = person()
         user_role_grant(user=self.director, role=Role.TOURNAMENT_DIRECTOR)
         self.objects = {"game_id": self.game.pk, "table_id": self.table.pk, "username": self.people[0].username,
-                        "token": self.table.link_token, "slug": "podkidnoy-heads-up", "format": "json"}  # fmt: skip
+                        "token": self.table.link_token, "slug": "podkidnoy-36-heads-up", "format": "json"}  # fmt: skip
         self.urls = site_urls(self.objects)
 
     def clients(self) -> Iterator[tuple[str, int | None, Client]]:
