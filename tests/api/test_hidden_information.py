@@ -1,6 +1,9 @@
 """No API answer carries a running game's hidden cards: another seat's unseen cards, the stock's order, the
-deck or the record. Every GET operation of the OpenAPI schema is asked about a running game, by a
-spectator, by a player of the game and anonymously; a finished game's record and deck are shown to all."""
+deck or the record. Every GET operation of the OpenAPI schema is asked about a running game (its ids filled
+with the game, its table, an open tournament, a pool that exists), by a spectator, by a player of the game and
+anonymously; each must answer its expected status (EXPECTED_STATUS) before its body is scanned, and the
+self-tests show the proof failing on one stock card and on one wrong status. A finished game's record and deck
+are shown to all."""
 
 from __future__ import annotations
 
@@ -16,14 +19,16 @@ from rest_framework.test import APIClient
 from accounts.models import User
 from api.services import KEY_PREFIX
 from games import services as game_services
-from games.engine.cards import names
+from games.engine.cards import card_name, names
 from games.logtext import card_text
 from games.models import Game
 from games.snapshots import state_of
 from games.turns import waiting_seats
 from tests.api.conftest import token_client
 from tests.games.factories import latest_game, person, table
+from tests.leakproof import cards_in
 from tests.ratings_app.helpers import finished_game
+from tests.tournaments.factories import enter, tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -81,33 +86,115 @@ def _card_tokens(answer: Any) -> set[str]:
     return set(TOKEN.findall(text))
 
 
-def _fill(path: str, game: Game, username: str) -> str:
-    return (path.replace("{pk}", str(game.pk)).replace("{id}", str(game.pk)).replace("{username}", username)
-            .replace("{slug}", "podkidnoy-heads-up").replace("{format}", "json"))
+# What each GET operation answers about the running game, its table and an open tournament: (anonymous, a
+# spectator with a token, a player of the game with a token). A new operation fails the test until its answers
+# are written here, so that an operation answering 403, 404 or 500 to everyone cannot pass for one that shows
+# nothing hidden.
+EXPECTED_STATUS: dict[str, tuple[int, int, int]] = {
+    "/api/v1/account/": (401, 200, 200),
+    "/api/v1/account/games/": (401, 200, 200),
+    "/api/v1/games/": (200, 200, 200),
+    "/api/v1/games/{id}/": (200, 200, 200),
+    "/api/v1/games/{id}/record/": (409, 409, 409),  # a running game's record: not yet
+    "/api/v1/games/{id}/view/": (200, 200, 200),
+    "/api/v1/players/": (200, 200, 200),
+    "/api/v1/players/{username}/": (200, 200, 200),
+    "/api/v1/players/{username}/history/": (200, 200, 200),
+    "/api/v1/pools/": (200, 200, 200),
+    "/api/v1/pools/{slug}/": (200, 200, 200),
+    "/api/v1/pools/{slug}/leaderboard/": (200, 200, 200),
+    "/api/v1/tables/": (200, 200, 200),
+    "/api/v1/tables/{id}/": (200, 200, 200),
+    "/api/v1/tokens/": (401, 200, 200),
+    "/api/v1/tournaments/": (200, 200, 200),
+    "/api/v1/tournaments/{id}/": (200, 200, 200),
+    "/api/v1/tournaments/{id}/audit/": (200, 200, 200),
+    "/api/v1/tournaments/{id}/entrants/": (200, 200, 200),
+    "/api/v1/tournaments/{id}/export/": (200, 200, 200),
+    "/api/v1/tournaments/{id}/rounds/": (200, 200, 200),
+    "/api/v1/tournaments/{id}/standings/": (200, 200, 200),
+}
 
 
-def test_no_answer_about_a_running_game_shows_a_hidden_card() -> None:
-    anna, boris, watcher = person("anna"), person("boris"), person("watcher")
-    game = _running_game(anna, boris)
-    clients = {None: APIClient(), "watcher": token_client(watcher), 0: token_client(anna)}
+def _fill(path: str, objects: dict[str, int | str]) -> str:
+    """The path with each parameter the object it names: the resource before `{id}` says which."""
+    resource = path.split("{", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+    filled = path.replace("{id}", str(objects[resource])) if "{id}" in path else path
+    return filled.replace("{username}", str(objects["username"])).replace("{slug}", str(objects["slug"]))
+
+
+@pytest.fixture(autouse=True)
+def no_rate_limits(settings: Any) -> None:
+    """Some hundred answers in a row: a rate limit would answer 429 to all of them."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": None, "user": None}}
+
+
+def _answers_failing(game: Game, clients: dict[Any, APIClient], objects: dict[str, int | str]) -> list[str]:
+    """Every GET operation asked by every client: an unexpected status, or a card the client may not see."""
     paths = _get_paths()
-    assert len(paths) >= 12
-    checked = 0
-    for reader, client in clients.items():
+    assert sorted(paths) == sorted(EXPECTED_STATUS), "an operation was added or removed: write its answers above"
+    failures = []
+    for index, (reader, client) in enumerate(clients.items()):
         hidden = _hidden_from(game, reader if isinstance(reader, int) else None)
         assert len(hidden) > 20 and _card_tokens(game.record) & hidden  # the record would leak: the check bites
         for path in paths:
             for suffix in ("", "?format=csv", "?lang=ru"):
-                response = client.get(_fill(path, game, "anna") + suffix, HTTP_ACCEPT="*/*")
+                response = client.get(_fill(path, objects) + suffix, HTTP_ACCEPT="*/*")
+                expected = EXPECTED_STATUS[path][index]
+                if response.status_code != expected and not (suffix == "?format=csv" and response.status_code == 404):
+                    failures.append(f"{path}{suffix} answered {reader!r} {response.status_code}, not {expected}")
+                    continue
                 body = response.content.decode()
-                leaked = _card_tokens(KEY_SHOWN.sub("", body)) & hidden
-                assert not leaked, f"{path}{suffix} shows {reader!r} hidden cards {sorted(leaked)}"
-                assert game.salt not in body and game.seed not in body
-                checked += 1
-    assert checked >= 3 * 3 * 12
+                leaked = (cards_in(KEY_SHOWN.sub("", body)) | _card_tokens(KEY_SHOWN.sub("", body))) & hidden
+                if leaked:
+                    failures.append(f"{path}{suffix} shows {reader!r} hidden cards {sorted(leaked)}")
+                if game.salt in body or game.seed in body:
+                    failures.append(f"{path}{suffix} shows {reader!r} the deal's salt or seed")
+    return failures
+
+
+def _readers() -> tuple[Game, dict[Any, APIClient], dict[str, int | str]]:
+    anna, boris, watcher = person("anna"), person("boris"), person("watcher")
+    game = _running_game(anna, boris)
+    event = tournament()
+    enter(event, [anna])
+    clients = {None: APIClient(), "watcher": token_client(watcher), 0: token_client(anna)}
+    objects: dict[str, int | str] = {
+        "games": game.pk, "tables": game.table_id, "tournaments": event.pk, "username": "anna",
+        "slug": "podkidnoy-36-heads-up",
+    }  # fmt: skip
+    return game, clients, objects
+
+
+def test_no_answer_about_a_running_game_shows_a_hidden_card() -> None:
+    game, clients, objects = _readers()
+    assert _answers_failing(game, clients, objects) == []
     # The player's own view shows his own hand (so the check above looked at real card tokens).
     own = clients[0].get(f"/api/v1/games/{game.pk}/view/").json()
     assert set(own["view"]["hand"]) == set(names(state_of(game).hands[0]))
+
+
+def test_the_api_proof_fails_on_an_answer_that_names_one_stock_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    from api import serializers
+
+    game, clients, objects = _readers()
+    stock = state_of(game).stock
+    assert len(stock) > 1
+    stock_card = card_name(stock[-1])  # the top card, face down (the face-up card lies first)
+    original = serializers.GameDetailSerializer.to_representation
+
+    def leaky(self: Any, instance: Any) -> Any:
+        return {**original(self, instance), "next": stock_card}
+
+    monkeypatch.setattr(serializers.GameDetailSerializer, "to_representation", leaky)
+    failures = _answers_failing(game, clients, objects)
+    assert failures and all("/api/v1/games/{id}/" in failure and stock_card in failure for failure in failures)
+
+
+def test_the_api_proof_fails_on_an_operation_that_answers_other_than_expected(monkeypatch: pytest.MonkeyPatch) -> None:
+    game, clients, objects = _readers()
+    monkeypatch.setitem(EXPECTED_STATUS, "/api/v1/games/{id}/record/", (200, 200, 200))
+    assert "/api/v1/games/{id}/record/ answered None 409, not 200" in _answers_failing(game, clients, objects)
 
 
 def test_a_finished_game_shows_its_record_and_revealed_deck_to_anyone() -> None:

@@ -130,7 +130,7 @@ def _play_a_game_with_everything_that_logs(monkeypatch: pytest.MonkeyPatch) -> t
             tasks.bot_move.delay(game.pk, game.seq)  # a lost or crashed task: the next one goes on
             continue
         # First a card she cannot see (the bot's or the stock's), then a stale version: both refused.
-        hidden = state.hands[1 - anna_seat] | sum(1 << card for card in state.stock[:-1])
+        hidden = state.hands[1 - anna_seat] | sum(1 << card for card in state.stock[1:])  # not the face-up card
         other = next((card for card in range(52) if hidden >> card & 1), None)
         if other is not None:
             for bad, seq in (
