@@ -14,8 +14,6 @@ to its owner, and the card under the trump only once the stock has run out.
 from __future__ import annotations
 
 import asyncio
-import json
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,9 +29,8 @@ from games.models import Game, GameStatus
 from games.selectors import log_entries_of
 from games.logtext import log_lines
 from tests.games.factories import latest_game, person, table
+from tests.leakproof import cards_in
 
-CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA]|R|B)([SCDH♠♣♦♥]|J)(?![A-Za-z])")
-SUIT_LETTER = {"♠": "S", "♣": "C", "♦": "D", "♥": "H"}
 ALL_CARD_NAMES = {card_name(card) for card in range(54)}
 
 # (rules, players, games)
@@ -80,11 +77,9 @@ def layer(monkeypatch: pytest.MonkeyPatch) -> Iterator[RecordingLayer]:
 
 
 def _cards_named(message: Any) -> set[str]:
-    """Every card name in the message's strings (keys are field names, never cards)."""
-    text = json.dumps(message, ensure_ascii=False)
-    named = {rank + SUIT_LETTER.get(suit, suit) for rank, suit in CARD.findall(text)}
-    # Only real cards ("RJ" and "BJ" are the jokers; "JJ" or "RS" are none).
-    return named & ALL_CARD_NAMES
+    """Every card the message names in any form (tests.leakproof.cards_in: codes either way round, symbols raw
+    or escaped, words in both languages, integer ids in a card's field); keys are field names, never cards."""
+    return cards_in(message) & ALL_CARD_NAMES
 
 
 def _table_cards(state: State) -> set[str]:
@@ -108,7 +103,10 @@ def _check_game(game: Game, sent: list[tuple[str, dict[str, Any]]]) -> int:
     readers: list[int | None] = [*range(game.players), None]
     # What each reader's socket is sent of each event of the game's group (the consumer's choice).
     received = [
-        (reader, view_in_event(event, reader)) for group, event in sent if group == game_group(game.pk) for reader in readers
+        (reader, view_in_event(event, reader))
+        for group, event in sent
+        if group == game_group(game.pk)
+        for reader in readers
     ]
     for reader, event_payload in received:
         group = f"seat {reader}"
@@ -192,3 +190,30 @@ def test_no_message_to_a_seat_names_a_card_it_could_not_see(
     assert messages_checked > games_played * 50
     # The games did transfer and show trumps, so those paths were checked too.
     assert {"attack", "cover", "take", "pass", "throw", "transfer"} <= actions_seen
+
+
+@pytest.mark.django_db
+def test_the_message_proof_fails_when_a_view_names_one_card_of_another_hand_backwards(
+    layer: RecordingLayer, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A planted defect: every seat's view carries the lowest card of the next seat's hand, written suit first
+    ("SQ", a form the old pattern did not know). The proof above must fail on it."""
+    from games import selectors
+
+    original = selectors.view_for_seat
+
+    def leaky(common: dict[str, Any], state: State, seat: int | None) -> dict[str, Any]:
+        view = original(common, state, seat)
+        if seat is not None and not state.finished:
+            other = state.hands[(seat + 1) % state.n]
+            if other:
+                name = card_name((other & -other).bit_length() - 1)
+                view = {**view, "view": {**view["view"], "tip": name[-1] + name[:-1]}}
+        return view
+
+    monkeypatch.setattr(selectors, "view_for_seat", leaky)
+    monkeypatch.setattr(broadcast, "view_for_seat", leaky)
+    layer.sent.clear()
+    game = _play_bot_game({"preset": "podkidnoy"}, 2, 0, django_capture_on_commit_callbacks)
+    with pytest.raises(AssertionError, match="'tip'"):
+        _check_game(game, layer.sent)
