@@ -215,5 +215,16 @@ def test_the_message_proof_fails_when_a_view_names_one_card_of_another_hand_back
     monkeypatch.setattr(broadcast, "view_for_seat", leaky)
     layer.sent.clear()
     game = _play_bot_game({"preset": "podkidnoy"}, 2, 0, django_capture_on_commit_callbacks)
-    with pytest.raises(AssertionError, match="'tip'"):
+    with pytest.raises(AssertionError):
         _check_game(game, layer.sent)
+    # The planted card is what failed it: without it the same messages pass.
+    unplanted = [(group, _without_tip(event)) for group, event in layer.sent]
+    assert _check_game(game, unplanted) > 0
+
+
+def _without_tip(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {key: _without_tip(value) for key, value in data.items() if key != "tip"}
+    if isinstance(data, list):
+        return [_without_tip(value) for value in data]
+    return data
