@@ -32,6 +32,7 @@ from tests.games.factories import latest_game, person, table
 pytestmark = pytest.mark.django_db
 
 _games = itertools.count(1)
+PLAYED_OUT: list[int] = []  # games that ended by play (not a surrender) during the run
 PRESETS = [
     {"preset": "podkidnoy"},
     {"preset": "perevodnoy"},
@@ -103,6 +104,24 @@ class LiveGame(RuleBasedStateMachine):
         after_seq, after_actions, _ = self._snapshot()
         assert after_seq == seq + 1 and len(after_actions) == len(actions) + 1
         self.last_request = (self.people[seat], action, seq)
+
+    @rule(data=st.data())
+    @precondition(lambda self: self.game is not None)
+    def play_out(self, data: st.DataObject) -> None:
+        """Legal moves one after another until the game ends (or 400 moves), so that examples reach the end of a
+        game and what follows it; each move must move the version on by one."""
+        for _ in range(400):
+            game = self._fresh()
+            movers = [seat for seat in range(len(self.people)) if self._legal(seat)]
+            if game.status != GameStatus.PLAYING or not movers:
+                break
+            seat = data.draw(st.sampled_from(movers))
+            action = data.draw(st.sampled_from(self._legal(seat)))
+            services.game_submit_action(game_id=game.pk, user=self.people[seat], action=action, seq=game.seq)
+            assert self._fresh().seq == game.seq + 1
+            self.last_request = (self.people[seat], action, game.seq)
+        if self._fresh().status == GameStatus.FINISHED and self._fresh().surrendered is None:
+            PLAYED_OUT.append(self._fresh().pk)
 
     @rule()
     @precondition(lambda self: self.last_request is not None)
@@ -211,8 +230,11 @@ class LiveGame(RuleBasedStateMachine):
 
 
 def test_a_live_game_stays_valid_whatever_arrives_in_whatever_order() -> None:
+    PLAYED_OUT.clear()
     run_state_machine_as_test(
         LiveGame,
-        settings=settings(max_examples=12, stateful_step_count=30, deadline=None,
+        settings=settings(max_examples=30, stateful_step_count=40, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]),
-    )
+    )  # fmt: skip
+    # The examples reached the end of games by play, and what came after it was refused.
+    assert len(PLAYED_OUT) >= 3, PLAYED_OUT
