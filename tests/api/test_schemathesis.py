@@ -4,7 +4,6 @@ error, and every answer must match the schema (status code, content type, body).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -60,7 +59,6 @@ def connection_kept_open() -> Iterator[None]:
 def test_every_operation_answers_within_its_schema_and_never_with_a_server_error(connection_kept_open: None) -> None:
     from django.conf import settings as django_settings
 
-    started = time.monotonic()
     anna, boris = person("anna"), person("boris")
     finished_game([anna, boris])
     running = table(anna, turn_seconds=3600)
@@ -87,4 +85,3 @@ def test_every_operation_answers_within_its_schema_and_never_with_a_server_error
                 except (Exception, BaseExceptionGroup) as error:  # each operation's failure is reported below
                     failures.append(f"{operation.label} {'with token' if headers else 'anonymous'}: {error}")
     assert not failures, "\n\n".join(failures)[:30000]
-    assert time.monotonic() - started < 180

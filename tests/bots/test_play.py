@@ -102,15 +102,27 @@ def test_levels_are_registered_and_ordered() -> None:
         get_policy("grandmaster")
 
 
-def test_the_search_stops_at_its_wall_clock_cap() -> None:
-    """With CPU time and iterations to spare, the wall-clock cap ends the search."""
+def test_the_search_stops_at_its_wall_clock_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With CPU time and iterations to spare, the wall-clock cap ends the search. The wall clock is a fake that
+    moves 10 ms each time it is read, so the verdict does not hang on how busy the machine is: a search that
+    ignored its cap would run its 60 CPU seconds or 10**9 iterations."""
     state = new_state(Rules(), 2, "wall-clock")
     seat = actors(state)[0]
     bot = SearchBot(seconds=60.0, iterations=10**9, wall_seconds=0.05)
-    started = time.perf_counter()
+    reads = [0]
+
+    def fake_wall_clock() -> float:
+        reads[0] += 1
+        return reads[0] * 0.01
+
+    monkeypatch.setattr(time, "perf_counter", fake_wall_clock)
+    cpu_started = time.process_time()
     action = bot(observe(state, seat, 0), random.Random(3))
-    assert time.perf_counter() - started < 1.0
-    assert bot.last_iterations > 0 and action in legal_actions(state, seat)
+    cpu_spent = time.process_time() - cpu_started
+    monkeypatch.undo()
+    assert 0 < reads[0] <= 20  # stopped within the cap's 5 reads and its margins
+    assert 0 < bot.last_iterations < 20 and cpu_spent < 30
+    assert action in legal_actions(state, seat)
 
 
 def test_a_search_given_its_deals_searches_those_and_no_others() -> None:
