@@ -98,8 +98,8 @@ def _people_game(players: int) -> Game:
     return latest_game(at)
 
 
-def test_a_double_clicked_move_is_applied_once() -> None:
-    game = _people_game(2)
+def _double_click(game: Game) -> None:
+    """The proof: the same move sent twice at once is applied once and refused once as stale."""
     seat = waiting_seats(state_of(game))[0]
     action = _legal(game, seat)[0]
     user = _user(game, seat)
@@ -111,6 +111,29 @@ def test_a_double_clicked_move_is_applied_once() -> None:
     assert refused[0].code == "stale"
     _replay_matches(game)
     assert game.seq == 1
+
+
+def test_a_double_clicked_move_is_applied_once() -> None:
+    _double_click(_people_game(2))
+
+
+def test_the_race_proof_fails_when_the_game_row_is_read_without_its_lock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted defect: the move's read of the game takes no row lock, and both requests read it before either
+    writes (a barrier holds them there). Both pass the version check; only the action log's unique (game,
+    version) constraint stops the second write, with a database error instead of a stale refusal, and the
+    proof must fail on it."""
+    both_read = threading.Barrier(2, timeout=10)
+
+    def unlocked(game_id: int) -> Game | None:
+        game = Game.objects.select_related("table").filter(pk=game_id).first()
+        if game is not None:
+            game.turn_seconds_of_table = game.table.turn_seconds  # type: ignore[attr-defined]
+            both_read.wait()
+        return game
+
+    monkeypatch.setattr(services, "_locked_game_or_none", unlocked)
+    with pytest.raises(AssertionError, match="IntegrityError"):
+        _double_click(_people_game(2))
 
 
 def test_two_throwers_on_the_same_version_one_wins(monkeypatch: pytest.MonkeyPatch) -> None:
