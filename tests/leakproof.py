@@ -171,6 +171,12 @@ def seen_by(game: Game, seat: int | None) -> set[int]:
         for field in ("card", "attack"):
             if field in raw:
                 seen.add(parse_card(raw[field]))
+    # Aktobe: a hidden card is seen by all once turned up, the card under the trump once the stock ran out.
+    for owner, card in enumerate(state.hidden):
+        if card >= 0 and state.hidden_up >> owner & 1:
+            seen.add(card)
+    if state.hidden_trump >= 0 and not state.stock:
+        seen.add(state.hidden_trump)
     return seen
 
 
@@ -178,9 +184,15 @@ def _ids(mask: int) -> list[int]:
     return [card for card in range(54) if mask >> card & 1]
 
 
+def _dealt(record: Mapping[str, Any]) -> list[str]:
+    hidden = [card for card in record.get("hidden") or [] if card]
+    under = [record["hidden_trump"]] if record.get("hidden_trump") else []
+    return [card for hand in record["hands"] for card in hand] + list(record.get("stock") or []) + hidden + under
+
+
 def hidden_from(game: Game, seat: int | None) -> set[str]:
     """The names of the cards in the deal that the reader has not seen."""
-    dealt = [card for hand in game.record["hands"] for card in hand] + list(game.record.get("stock") or [])
+    dealt = _dealt(game.record)
     seen = {card_name(card) for card in seen_by(game, seat)}
     return {card for card in dealt if card not in seen}
 
@@ -192,10 +204,18 @@ def swapped_record(record: Mapping[str, Any], hidden: set[str], rng: random.Rand
         (index, position) for index, hand in enumerate(record["hands"]) for position in range(len(hand))
     ]
     places += [("stock", position) for position in range(len(record.get("stock") or []))]
+    # Aktobe: each seat's hidden card and the card under the trump are places too.
+    places += [("hidden", seat) for seat, card in enumerate(record.get("hidden") or []) if card]
+    if record.get("hidden_trump"):
+        places.append(("hidden_trump", 0))
 
     def card_at(place: tuple[Any, int]) -> str:
         index, position = place
-        return str(record["stock"][position] if index == "stock" else record["hands"][index][position])
+        if index in ("stock", "hidden"):
+            return str(record[index][position])
+        if index == "hidden_trump":
+            return str(record["hidden_trump"])
+        return str(record["hands"][index][position])
 
     movable = [place for place in places if card_at(place) in hidden]
     if len({place[0] for place in movable}) < 2:
@@ -205,10 +225,17 @@ def swapped_record(record: Mapping[str, Any], hidden: set[str], rng: random.Rand
         rng.shuffle(cards)
         if any(card != card_at(place) and place[0] != holder_of(record, card) for place, card in zip(movable, cards)):
             break
-    swapped = {"hands": [list(hand) for hand in record["hands"]], "stock": list(record.get("stock") or [])}
+    swapped: dict[str, Any] = {
+        "hands": [list(hand) for hand in record["hands"]],
+        "stock": list(record.get("stock") or []),
+    }
+    if "hidden" in record:
+        swapped["hidden"] = list(record["hidden"])
     for (index, position), card in zip(movable, cards):
-        if index == "stock":
-            swapped["stock"][position] = card
+        if index in ("stock", "hidden"):
+            swapped[index][position] = card
+        elif index == "hidden_trump":
+            swapped["hidden_trump"] = card
         else:
             swapped["hands"][index][position] = card
     return {**record, **swapped}
@@ -218,6 +245,10 @@ def holder_of(record: Mapping[str, Any], card: str) -> Any:
     for index, hand in enumerate(record["hands"]):
         if card in hand:
             return index
+    if card in (record.get("hidden") or []):
+        return "hidden"
+    if card == record.get("hidden_trump"):
+        return "hidden_trump"
     return "stock"
 
 
