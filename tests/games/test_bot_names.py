@@ -12,7 +12,9 @@ from django.test import Client
 from django.utils import translation
 
 from accounts.bot_names import BOT_BENCH, bot_persona
+from accounts.models import User
 from games import services
+from games.models import Game
 from games.broadcast import game_event, view_in_event
 from games.selectors import game_log_lines, game_seats, game_view_for, message_in_language
 from games.snapshots import state_of
@@ -31,7 +33,7 @@ def no_tasks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def _three_bots_and_a_person(level: str = "easy") -> tuple[object, object]:
+def _three_bots_and_a_person(level: str = "easy") -> tuple[User, Game]:
     owner = person()
     at = table(owner, seats=4)
     services.table_join(table=at, user=owner)
@@ -94,14 +96,16 @@ def test_log_lines_and_the_game_page_name_each_bot() -> None:
     moved = {raw["seat"] for raw in game.record["actions"]} & set(bot_seats)
     assert moved, "no bot moved"
     for seat in moved:
-        persona = bot_persona(game_seats(game)[seat].user.username)  # type: ignore[union-attr]
+        account = game_seats(game)[seat].user
+        assert account is not None
+        persona = bot_persona(account.username)
         assert persona is not None
         with translation.override("ru"):
             assert str(persona.name) in russian
         with translation.override("en"):
             assert str(persona.name) in english
     client = Client()
-    client.force_login(owner)  # type: ignore[arg-type]
+    client.force_login(owner)
     for language, names in (("en", ["Random Rita", "Lucky Lyosha", "Merry Mila"]),
                             ("ru", ["Рита Наугад", "Лёша Везунчик", "Мила Весёлая"])):  # fmt: skip
         client.cookies["django_language"] = language
