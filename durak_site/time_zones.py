@@ -12,6 +12,7 @@ import datetime
 import functools
 import zoneinfo
 from collections.abc import Callable
+from urllib.parse import unquote
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
@@ -43,7 +44,8 @@ def reader_zone(request: HttpRequest) -> zoneinfo.ZoneInfo | None:
         chosen = zone_or_none(getattr(user, "time_zone", ""))
         if chosen is not None:
             return chosen
-    return zone_or_none(request.COOKIES.get(TIME_ZONE_COOKIE))
+    # The page writes the name as it is; an older page or another client may have percent-encoded its "/".
+    return zone_or_none(unquote(request.COOKIES.get(TIME_ZONE_COOKIE, "")))
 
 
 def zone_label(moment: datetime.datetime) -> str:

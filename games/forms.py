@@ -86,7 +86,7 @@ class TableCreateForm(forms.Form):
         label=_("Time per turn"), choices=TURN_SECONDS_CHOICES, coerce=int, initial=30
     )
     bot_pace = forms.ChoiceField(
-        label=_("Bots' pace"), choices=BotPace.choices, initial=BotPace.SECOND,
+        label=_("Bots' pace"), choices=BotPace.choices, initial=BotPace.SECOND, required=False,
         help_text=_("How soon a bot answers: at once, after about a second, or slowly, as a person would."),
     )  # fmt: skip
 
@@ -94,6 +94,7 @@ class TableCreateForm(forms.Form):
         data = super().clean() or {}
         if self.errors:
             return data
+        data["bot_pace"] = data.get("bot_pace") or BotPace.SECOND  # a form sent without the field: the default
         preset, deck, players, teams = data["preset"], data["deck"], data["players"], data["teams"] or None
         if preset == "aktobe":
             most = Rules.from_dict({"preset": "aktobe"}).max_players

@@ -11,8 +11,11 @@ function detectedZone() {
   }
 }
 
+// IANA names are letters, digits and _ + - /, all of them safe in a cookie as they are.
+const ZONE_NAME = /^[A-Za-z0-9_+\-/]{1,64}$/;
+
 const zone = detectedZone();
 const sent = document.cookie.split("; ").find((pair) => pair.startsWith(`${COOKIE}=`));
-if (zone && (!sent || decodeURIComponent(sent.slice(COOKIE.length + 1)) !== zone)) {
-  document.cookie = `${COOKIE}=${encodeURIComponent(zone)}; path=/; max-age=${YEAR_S}; SameSite=Lax`;
+if (ZONE_NAME.test(zone) && (!sent || sent.slice(COOKIE.length + 1) !== zone)) {
+  document.cookie = `${COOKIE}=${zone}; path=/; max-age=${YEAR_S}; SameSite=Lax`;
 }

@@ -43,6 +43,12 @@ def test_the_tournament_start_is_shown_in_the_browser_zone_with_its_name(zone: s
     assert _start_shown(client).endswith(shown)
 
 
+def test_a_percent_encoded_cookie_is_read_too() -> None:
+    client = Client()
+    client.cookies[TIME_ZONE_COOKIE] = "Asia%2FTashkent"
+    assert _start_shown(client).endswith("15:30 UTC+5")
+
+
 def test_english_pages_name_the_zone_too() -> None:
     client = Client()
     client.cookies[TIME_ZONE_COOKIE] = "Asia/Tashkent"
