@@ -228,23 +228,25 @@ def bot_account_for(level: str, *, seated: Collection[int] = ()) -> User:
     """The bench's first bot account of the level (accounts.bot_names) that is not among the `seated` account
     ids, created if missing: each bot at a table is an account of its own, with its own name and rating. When
     every account of the bench sits already (more bots of one level than the bench has), the first is
-    seated again."""
+    seated again. A bench name a person took as his username is passed over."""
     bench = BOT_BENCH.get(level)
     if bench is None:
         raise ValidationError(_("Unknown bot level %(level)s.") % {"level": level})
-    existing = {bot.username: bot for bot in User.objects.filter(is_bot=True, username__in=[one.username for one in bench])}
+    existing = {user.username: user for user in User.objects.filter(username__in=[one.username for one in bench])}
     for persona in bench:
         account = existing.get(persona.username)
-        if account is not None and account.pk in seated:
+        if account is not None and (not account.is_bot or account.pk in seated):
             continue
         if account is not None and account.bot_level == level:
             return account
         return bot_account_ensure(
             username=persona.username, display_name=english_name(persona), engine=persona.engine, level=BotLevel(level)
         )
-    first = existing.get(bench[0].username)
-    assert first is not None
-    return first
+    accounts = (existing.get(persona.username) for persona in bench)
+    reused = next((account for account in accounts if account is not None and account.is_bot), None)
+    if reused is None:
+        raise ValidationError(_("Unknown bot level %(level)s.") % {"level": level})
+    return reused
 
 
 @transaction.atomic

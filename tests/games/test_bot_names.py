@@ -131,3 +131,15 @@ def test_a_second_table_seats_the_same_bench_and_a_tournament_bot_keeps_its_name
     assert bot_persona(own.username) is None
     with translation.override("ru"):
         assert own.public_name == "Anya"
+
+
+def test_a_person_named_like_a_bench_bot_is_passed_over_and_a_full_bench_is_seated_again() -> None:
+    person("bot-easy-lyosha")  # a person took the second bench name
+    first = services.bot_account_for("easy")
+    second = services.bot_account_for("easy", seated={first.pk})
+    assert second.is_bot and second.username == "bot-easy-mila"
+    every = [services.bot_account_for("easy")]
+    for _ in range(len(BOT_BENCH["easy"]) - 1):
+        every.append(services.bot_account_for("easy", seated={one.pk for one in every}))
+    assert all(one.is_bot for one in every)
+    assert every[-1] == first  # the bench is used up: the first bot again, never a person
