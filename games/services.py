@@ -56,7 +56,6 @@ MIN_TURN_SECONDS = 5
 MAX_TURN_SECONDS = 24 * 60 * 60
 
 
-
 class GameActionError(Exception):
     """A refused move. `code` is one of CODES; `message` says what is wrong (English; consumers
     translate by code, see `error_message`)."""
@@ -245,7 +244,7 @@ def bot_account_for(level: str, *, seated: Collection[int] = ()) -> User:
     accounts = (existing.get(persona.username) for persona in bench)
     reused = next((account for account in accounts if account is not None and account.is_bot), None)
     if reused is None:
-        raise ValidationError(_("Unknown bot level %(level)s.") % {"level": level})
+        raise ValidationError(_("No bot of level %(level)s can sit down.") % {"level": level})
     return reused
 
 
@@ -593,7 +592,11 @@ def _after_commit(*, game: Game, seats: Sequence[Seat], state: State, timer_in: 
         if seats[seat].is_bot or (seat < len(autopilot) and autopilot[seat])
     ]  # fmt: skip
     snapshot = (game, list(seats), state)
-    bot_in = bot_countdown(pace=_bot_pace(game), level=_first_bot_level(seats, bot_waiting)) if bot_waiting else 0.0
+    # Aktobe: a bot's "one card!" (or duel) goes at once, whatever the pace, before a person moves on past it.
+    announcing = any(seats[seat].is_bot for seat in optional_seats(state))
+    bot_in = 0.0 if announcing or not bot_waiting else bot_countdown(
+        pace=_bot_pace(game), level=_first_bot_level(seats, bot_waiting)
+    )
 
     def deliver() -> None:
         sent_game, sent_seats, sent_state = snapshot

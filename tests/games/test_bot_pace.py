@@ -136,3 +136,41 @@ def test_the_lobby_form_and_the_api_create_a_table_with_its_pace() -> None:
     assert created.json()["bot_pace"] == "instant"
     refused = api.post("/api/v1/tables/", {"rules": {"preset": "podkidnoy"}, "seats": 2, "bot_pace": "warp"}, format="json")
     assert refused.status_code == 400
+
+
+def test_an_aktobe_bot_says_one_card_at_once_whatever_the_pace(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A bot's announcement ("one card!", a duel) must come before a person moves past it: those moves are sent
+    at once; every other bot move keeps the slow pace."""
+    from games.snapshots import state_of
+    from games.turns import optional_seats
+
+    sent: dict[int, float] = {}
+    monkeypatch.setattr(services, "schedule_bot_move", lambda *, game_id, seq, countdown: sent.update({seq: countdown}))
+    from games import tasks
+
+    monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: None)
+    monkeypatch.setattr(tasks.finalise_game, "delay", lambda *args: None)
+    owner = person()
+    at = table(owner, seats=3, rules={"preset": "aktobe"}, bot_pace=BotPace.SLOW)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.table_fill_bots(table=at, level="medium")
+    game = latest_game(at)
+    announcing_seen = paced_seen = 0
+    for _ in range(600):
+        game.refresh_from_db()
+        if game.status != "playing" or game.seq not in sent:
+            break
+        state = state_of(game)
+        seats = list(at.seats.order_by("number"))
+        if any(seats[seat].is_bot for seat in optional_seats(state)):
+            assert sent[game.seq] == 0.0
+            announcing_seen += 1
+        else:
+            assert 2.5 <= sent[game.seq] <= 4.0
+            paced_seen += 1
+        with django_capture_on_commit_callbacks(execute=True):
+            services.game_bot_move(game_id=game.pk, seq=game.seq)
+    assert paced_seen > 10
+    assert announcing_seen > 0, "no bot announced in this game"
