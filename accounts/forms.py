@@ -8,6 +8,7 @@ from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from durak_site.time_zones import known_zones
 
 
 class SignUpForm(UserCreationForm):
@@ -20,8 +21,17 @@ class SignUpForm(UserCreationForm):
         field_classes = {"username": UsernameField}
 
 
+def _zone_choices() -> list[tuple[str, str]]:
+    return [("", str(_("My browser's zone"))), *((zone, zone.replace("_", " ")) for zone in known_zones())]
+
+
 class ProfileForm(forms.ModelForm):
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"), choices=_zone_choices, required=False,
+        help_text=_("Every time on the site is shown in this zone; by default your browser's."),
+    )  # fmt: skip
+
     class Meta:
         model = User
-        fields = ("display_name", "country", "preferred_language")
+        fields = ("display_name", "country", "preferred_language", "time_zone")
         help_texts = {"display_name": _("Shown at tables and in standings; your username if left empty.")}

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
+
+
+def validate_time_zone(value: str) -> None:
+    from durak_site.time_zones import zone_or_none
+
+    if value and zone_or_none(value) is None:
+        raise ValidationError(_("%(zone)s is not a time zone this site knows."), params={"zone": value})
 
 
 class BotLevel(models.TextChoices):
@@ -41,6 +49,8 @@ class User(AbstractUser):
     is_bot = models.BooleanField(_("bot"), default=False)
     bot_engine = models.CharField(_("bot engine"), max_length=40, blank=True)
     bot_level = models.CharField(_("bot level"), max_length=10, choices=BotLevel.choices, blank=True)
+    # An IANA zone (durak_site.time_zones) every time on the site is shown in; empty: the browser's.
+    time_zone = models.CharField(_("time zone"), max_length=64, blank=True, validators=[validate_time_zone])
     # Bumped to log the account out everywhere (accounts.services.user_sessions_revoke): it is part of the
     # hash every session is checked against, as the password is.
     session_generation = models.PositiveIntegerField(default=0, editable=False)
@@ -63,6 +73,13 @@ class User(AbstractUser):
 
     @property
     def public_name(self) -> str:
+        """The name pages show: a bench bot's in the reader's language (accounts.bot_names), else the display name."""
+        if self.is_bot:
+            from accounts.bot_names import bot_persona
+
+            persona = bot_persona(self.username)
+            if persona is not None:
+                return str(persona.name)
         return self.display_name or self.username
 
     @property

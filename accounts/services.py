@@ -38,6 +38,14 @@ def user_profile_update(*, user: User, display_name: str, country: str, preferre
     return user
 
 
+def user_time_zone_set(*, user: User, time_zone: str) -> User:
+    """The zone his times are shown in (durak_site.time_zones); empty: his browser's."""
+    user.time_zone = time_zone.strip()
+    user.full_clean(exclude=["password"])
+    user.save(update_fields=["time_zone"])
+    return user
+
+
 def user_sessions_revoke(*, user: User) -> User:
     """Log the account out of every session (every browser, every device): each is checked against a
     hash that now differs. The caller keeps its own session with update_session_auth_hash."""

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
 from accounts.selectors import user_roles
-from accounts.services import user_profile_update, user_sessions_revoke, user_sign_up
+from accounts.services import user_profile_update, user_sessions_revoke, user_sign_up, user_time_zone_set
 
 
 def _remember_language(response: HttpResponse, language: str) -> HttpResponse:
@@ -72,7 +72,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     """The profile page; with htmx, the form alone is posted and redrawn in place."""
     user = cast(User, request.user)  # login_required: never anonymous here
     # Read before validation: a ModelForm writes the posted values onto its instance while validating.
-    language_before = user.preferred_language
+    language_before, zone_before = user.preferred_language, user.time_zone
     form = ProfileForm(request.POST or None, instance=user)
     if request.method == "POST" and form.is_valid():
         user_profile_update(
@@ -81,12 +81,13 @@ def profile(request: HttpRequest) -> HttpResponse:
             country=form.cleaned_data["country"],
             preferred_language=form.cleaned_data["preferred_language"],
         )
+        user_time_zone_set(user=user, time_zone=form.cleaned_data["time_zone"])
         if not _is_htmx(request):
             messages.success(request, _("Profile saved."))
             return _remember_language(redirect("accounts:profile"), user.preferred_language)
         response = render(request, "accounts/_profile_form.html", {"form": ProfileForm(instance=user), "saved": True})
-        if user.preferred_language != language_before:
-            # The whole page, not just the form, must now be drawn in the new language.
+        if user.preferred_language != language_before or user.time_zone != zone_before:
+            # The whole page, not just the form, must now be drawn in the new language (or zone).
             response["HX-Refresh"] = "true"
         return _remember_language(response, user.preferred_language)
     if _is_htmx(request):

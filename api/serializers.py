@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 from accounts.models import BotLevel, User
 from api import selectors
-from games.models import Game, GameStatus, Result, Seat, Table
+from games.models import BotPace, Game, GameStatus, Result, Seat, Table
 from ratings.models import PlayerRating, RatingChange, RatingPool
 
 
@@ -203,7 +203,7 @@ class TableSerializer(serializers.ModelSerializer):
     class Meta:
         model = Table
         fields = ["id", "name", "rules", "seat_count", "stake", "private", "has_password", "rated", "turn_seconds",
-                  "status", "owner", "created", "seats", "game"]
+                  "bot_pace", "status", "owner", "created", "seats", "game"]
 
     @extend_schema_field(SeatSerializer(many=True))
     def get_seats(self, table: Table) -> list[dict[str, Any]]:
@@ -226,6 +226,10 @@ class TableCreateSerializer(serializers.Serializer):
     password = serializers.CharField(max_length=60, required=False, default="", allow_blank=True, write_only=True)
     rated = serializers.BooleanField(default=False)
     turn_seconds = serializers.IntegerField(min_value=5, max_value=24 * 60 * 60, default=30)
+    bot_pace = serializers.ChoiceField(
+        choices=BotPace.choices, default=BotPace.SECOND,
+        help_text="how soon a bot answers: instant, second (about a second) or slow (2.5 to 4 s)",
+    )  # fmt: skip
     join = serializers.BooleanField(default=True, help_text="sit the creator down at once")
 
 

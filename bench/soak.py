@@ -103,7 +103,7 @@ def _bot_game(number: int) -> int:
 
     owner = User.objects.create_user(username=f"soak-owner-{number}-{time.monotonic_ns()}", password=None)
     with services.lobby_batch():  # one lobby message, not two (bench/live.py, create_games)
-        table = services.table_create(owner=owner, rules=Rules(), seats=2, name=f"soak bots {number}")
+        table = services.table_create(owner=owner, rules=Rules(), seats=2, name=f"soak bots {number}", bot_pace="instant")
         services.table_fill_bots(table=table, level=("easy", "medium")[number % 2])
     return int(Game.objects.get(table=table).pk)
 

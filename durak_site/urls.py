@@ -8,6 +8,8 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("language/", views.language_switch, name="language-switch"),
     path("healthz", views.healthz, name="healthz"),
+    # Browsers ask for /favicon.ico whatever the page links; the PNG drawn from static/favicon.svg answers.
+    path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/", include("accounts.urls")),
     path("play/", include("games.urls")),
     path("ratings/", include("ratings.urls")),

@@ -1,10 +1,11 @@
-"""Pages of the site itself: home, rules, the language switch and the health report."""
+"""Pages of the site itself: home, rules, the language switch, the health report and the favicon."""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 from django.views.i18n import set_language
@@ -12,6 +13,12 @@ from django.views.i18n import set_language
 from accounts.selectors import bot_accounts
 from accounts.services import user_language_set
 from durak_site.health import health_report
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page links: the PNG drawn from static/favicon.svg."""
+    return HttpResponsePermanentRedirect(static("favicon.png"))
 
 
 @require_GET

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BotLevel
 from games.engine import MalformedRecord, Rules
+from games.models import BotPace
 
 PRESET_CHOICES = [
     ("podkidnoy", _("Podkidnoy (throw-in)")),
@@ -84,11 +85,16 @@ class TableCreateForm(forms.Form):
     turn_seconds = forms.TypedChoiceField(
         label=_("Time per turn"), choices=TURN_SECONDS_CHOICES, coerce=int, initial=30
     )
+    bot_pace = forms.ChoiceField(
+        label=_("Bots' pace"), choices=BotPace.choices, initial=BotPace.SECOND, required=False,
+        help_text=_("How soon a bot answers: at once, after about a second, or slowly, as a person would."),
+    )  # fmt: skip
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if self.errors:
             return data
+        data["bot_pace"] = data.get("bot_pace") or BotPace.SECOND  # a form sent without the field: the default
         preset, deck, players, teams = data["preset"], data["deck"], data["players"], data["teams"] or None
         if preset == "aktobe":
             most = Rules.from_dict({"preset": "aktobe"}).max_players

@@ -26,6 +26,15 @@ class GameStatus(models.TextChoices):
     FINISHED = "finished", _("Finished")
 
 
+class BotPace(models.TextChoices):
+    """How soon a bot at the table answers (games.services.bot_countdown): at once, after about a second, or
+    slowly, as a thinking person would."""
+
+    INSTANT = "instant", _("Instant")
+    SECOND = "second", _("About a second")
+    SLOW = "slow", _("Slow (3 seconds or so)")
+
+
 class Table(models.Model):
     name = models.CharField(_("name"), max_length=60, blank=True)
     rules = models.JSONField(_("rules"))  # the engine's Rules.to_dict()
@@ -37,6 +46,7 @@ class Table(models.Model):
     password_hash = models.CharField(max_length=128, blank=True)
     rated = models.BooleanField(_("rated"), default=False)
     turn_seconds = models.PositiveIntegerField(_("seconds a turn"), default=30)
+    bot_pace = models.CharField(_("bots' pace"), max_length=10, choices=BotPace.choices, default=BotPace.SECOND)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_tables")
     status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN)
     created = models.DateTimeField(auto_now_add=True)

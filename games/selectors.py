@@ -15,7 +15,9 @@ import orjson
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
+from django.utils import translation
 
+from accounts.bot_names import bot_persona
 from accounts.models import User
 from games.cache import VersionedCache
 from games.engine import Rules, State, deal, public_view, redeal_allowed, seat_view
@@ -194,6 +196,9 @@ def view_common(*, game: Game, seats: Sequence[Seat], state: State, result: Resu
         "commitment": game.commitment,
         "log_entries": _log_entries(game, names),
         "names": names,
+        # The bench bots' accounts by seat (None for anyone else): message_in_language names them in the
+        # reader's language, since one event serves readers of both languages. Never sent as such.
+        "bench_bots": [_bench_username(one) for one in seats],
         "result": _result_json(game, result) if not playing else None,
         # Who asked for a redeal and for which suit (RULES.md, redeal_five_same_suit); the voided hands stay unseen.
         "redeals": [{"seat": voided["seat"], "suit": voided["suit"]} for voided in game.redeals],
@@ -234,10 +239,35 @@ def log_entries_of(payload: dict[str, Any]) -> list[dict[str, Any]]:
     return orjson.loads(entries) if isinstance(entries, bytes) else entries
 
 
+def _bench_username(seat: Seat) -> str | None:
+    if seat.user is None or not seat.user.is_bot or bot_persona(seat.user.username) is None:
+        return None
+    return str(seat.user.username)
+
+
+def _names_in_language(payload: dict[str, Any], message: dict[str, Any], language: str) -> list[str]:
+    """The seats' names with each bench bot's in `language`; the message's players list renamed to match."""
+    names: list[str] = list(payload["names"])
+    bench: list[str | None] = payload.get("bench_bots") or []
+    if not any(bench):
+        return names
+    with translation.override(language):
+        for number, username in enumerate(bench):
+            persona = bot_persona(username) if username else None
+            if persona is not None and number < len(names):
+                names[number] = str(persona.name)
+    if "players" in message:
+        message["players"] = [
+            {**player, "name": names[player["seat"]]} if player["seat"] < len(names) else player
+            for player in message["players"]
+        ]
+    return names
+
+
 def message_in_language(payload: dict[str, Any], language: str) -> dict[str, Any]:
-    """The protocol's game.view: the payload with its log in the reader's language."""
-    message = {key: value for key, value in payload.items() if key not in ("log_entries", "names")}
-    names = payload["names"]
+    """The protocol's game.view: the payload with its log (and the bench bots' names) in the reader's language."""
+    message = {key: value for key, value in payload.items() if key not in ("log_entries", "names", "bench_bots")}
+    names = _names_in_language(payload, message, language)
     key = (payload.get("game"), payload.get("commitment"), language, tuple(names))
     version = payload.get("seq")
     with _logs_lock:
@@ -295,7 +325,8 @@ def game_view_of_seat(*, game_id: int, seat: int | None, language: str) -> dict[
 def game_log_lines(*, game: Game, language: str) -> list[dict[str, Any]]:
     """The whole log of a game in words (the view carries only the last lines)."""
     seats = game_seats(game)
-    names = [seat_name(one) for one in seats]
+    with translation.override(language):
+        names = [seat_name(one) for one in seats]
     entries = [
         {"seq": index, "seat": raw["seat"], "action": raw, "timer": bool(raw.get("timer")),
          "autopilot": bool(raw.get("autopilot"))}

@@ -19,11 +19,13 @@ import contextlib
 import datetime
 import functools
 import logging
+import random
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextvars import ContextVar
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.core.exceptions import ValidationError
 from django.db import connection, models, transaction
@@ -32,6 +34,7 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.bot_names import BOT_BENCH, english_name
 from accounts.ledger import ledger_balance
 from accounts.models import BotLevel, LedgerKind, User
 from accounts.services import bot_account_ensure, ledger_record
@@ -44,7 +47,7 @@ from games.engine import (
 )
 from games.engine.cards import SUITS
 from games.engine.deal import Deal, deck_text, redeal_suit
-from games.models import ActionLog, Game, GameStatus, Result, Seat, Table, TableStatus
+from games.models import ActionLog, BotPace, Game, GameStatus, Result, Seat, Table, TableStatus
 from games.selectors import game_result, game_seats
 from games.snapshots import dealt_state, remember, state_of
 from games.turns import default_action, optional_seats, waiting_seats
@@ -54,14 +57,6 @@ logger = logging.getLogger(__name__)
 TIMEOUTS_BEFORE_AUTOPILOT = 3
 MIN_TURN_SECONDS = 5
 MAX_TURN_SECONDS = 24 * 60 * 60
-
-# The bot account that plays each level's seats, and its engine (accounts.User.bot_engine).
-BOT_ACCOUNTS: dict[str, tuple[str, str]] = {
-    BotLevel.EASY: ("bot-easy", "easy"),
-    BotLevel.MEDIUM: ("bot-medium", "heuristic"),
-    BotLevel.HARD: ("bot-hard", "search"),
-    BotLevel.EXPERT: ("bot-expert", "search"),
-}
 
 
 class GameActionError(Exception):
@@ -138,6 +133,7 @@ def table_create(
     rated: bool = False,
     turn_seconds: int = 30,
     name: str = "",
+    bot_pace: str = BotPace.SECOND,
 ) -> Table:
     if owner.is_bot:
         raise ValidationError(_("A bot cannot open a table."))
@@ -151,6 +147,8 @@ def table_create(
         raise ValidationError(_("A stake cannot be negative."))
     if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
         raise ValidationError(_("A turn lasts %(least)s seconds at least.") % {"least": MIN_TURN_SECONDS})
+    if bot_pace not in BotPace.values:
+        raise ValidationError(_("Unknown bots' pace %(pace)s.") % {"pace": bot_pace})
     table = Table.objects.create(
         name=name.strip()[:60],
         rules=rules.to_dict(),
@@ -161,6 +159,7 @@ def table_create(
         password_hash=make_password(password) if password else "",
         rated=rated,
         turn_seconds=turn_seconds,
+        bot_pace=bot_pace,
         owner=owner,
     )
     Seat.objects.bulk_create([Seat(table=table, number=number) for number in range(seats)])
@@ -227,16 +226,29 @@ def table_leave(*, table: Table, user: User) -> None:
     _lobby_changed()
 
 
-def bot_account_for(level: str) -> User:
-    if level not in BOT_ACCOUNTS:
+def bot_account_for(level: str, *, seated: Collection[int] = ()) -> User:
+    """The bench's first bot account of the level (accounts.bot_names) that is not among the `seated` account
+    ids, created if missing: each bot at a table is an account of its own, with its own name and rating. When
+    every account of the bench sits already (more bots of one level than the bench has), the first is
+    seated again. A bench name a person took as his username is passed over."""
+    bench = BOT_BENCH.get(level)
+    if bench is None:
         raise ValidationError(_("Unknown bot level %(level)s.") % {"level": level})
-    existing = User.objects.filter(is_bot=True, bot_level=level).order_by("username").first()
-    if existing is not None:
-        return existing
-    username, engine = BOT_ACCOUNTS[level]
-    return bot_account_ensure(
-        username=username, display_name=f"Bot ({level})", engine=engine, level=BotLevel(level)
-    )
+    existing = {user.username: user for user in User.objects.filter(username__in=[one.username for one in bench])}
+    for persona in bench:
+        account = existing.get(persona.username)
+        if account is not None and (not account.is_bot or account.pk in seated):
+            continue
+        if account is not None and account.bot_level == level:
+            return account
+        return bot_account_ensure(
+            username=persona.username, display_name=english_name(persona), engine=persona.engine, level=BotLevel(level)
+        )
+    accounts = (existing.get(persona.username) for persona in bench)
+    reused = next((account for account in accounts if account is not None and account.is_bot), None)
+    if reused is None:
+        raise ValidationError(_("No bot of level %(level)s can sit down.") % {"level": level})
+    return reused
 
 
 @transaction.atomic
@@ -248,7 +260,8 @@ def table_remove_seat_bot(*, table: Table, seat: int) -> None:
 
 
 def _seat_bot(table: Table, level: str, seat: int | None) -> Seat:
-    account = bot_account_for(level)
+    seated = set(Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", flat=True))
+    account = bot_account_for(level, seated=seated)
     chosen = _free_seat(table, seat)
     chosen.user = account
     chosen.bot_level = level
@@ -390,7 +403,8 @@ def _game_row_sql() -> str:
     game, table = quote(Game._meta.db_table), quote(Table._meta.db_table)
     columns = ", ".join(f"{game}.{quote(field.column)}" for field in Game._meta.concrete_fields)
     sql = (
-        f"SELECT {columns}, {table}.{quote('turn_seconds')} AS turn_seconds_of_table FROM {game}"
+        f"SELECT {columns}, {table}.{quote('turn_seconds')} AS turn_seconds_of_table,"
+        f" {table}.{quote('bot_pace')} AS bot_pace_of_table FROM {game}"
         f" INNER JOIN {table} ON {table}.{quote('id')} = {game}.{quote('table_id')} WHERE {game}.{quote('id')} = %s"
     )
     if connection.features.has_select_for_update_of:
@@ -417,6 +431,11 @@ def _locked_game(game_id: int) -> Game:
     if game is None:
         raise GameActionError("forbidden", "no such game")
     return game
+
+
+def _bot_pace(game: Game) -> str:
+    pace = getattr(game, "bot_pace_of_table", None)
+    return str(pace) if pace is not None else str(game.table.bot_pace)
 
 
 def _turn_seconds(game: Game) -> int:
@@ -576,6 +595,11 @@ def _after_commit(*, game: Game, seats: Sequence[Seat], state: State, timer_in: 
         if seats[seat].is_bot or (seat < len(autopilot) and autopilot[seat])
     ]  # fmt: skip
     snapshot = (game, list(seats), state)
+    # Aktobe: a bot's "one card!" (or duel) goes at once, whatever the pace, before a person moves on past it.
+    announcing = any(seats[seat].is_bot for seat in optional_seats(state))
+    bot_in = 0.0 if announcing or not bot_waiting else bot_countdown(
+        pace=_bot_pace(game), level=_first_bot_level(seats, bot_waiting)
+    )
 
     def deliver() -> None:
         sent_game, sent_seats, sent_state = snapshot
@@ -584,11 +608,55 @@ def _after_commit(*, game: Game, seats: Sequence[Seat], state: State, timer_in: 
             tasks.finalise_game.delay(game_id)
             return
         if bot_waiting:
-            tasks.bot_move.delay(game_id, seq)
+            schedule_bot_move(game_id=game_id, seq=seq, countdown=bot_in)
         if timer_in is not None:
             tasks.turn_timeout.apply_async(args=(game_id, seq), countdown=timer_in)
 
     transaction.on_commit(deliver)
+
+
+# Seconds a bot waits before it answers, by the table's pace (games.models.BotPace): a range, drawn afresh for
+# each move, so that a bot's answers do not tick like a clock.
+BOT_PACE_SECONDS: dict[str, tuple[float, float]] = {
+    BotPace.INSTANT: (0.0, 0.0),
+    BotPace.SECOND: (0.8, 1.2),
+    BotPace.SLOW: (2.5, 4.0),
+}
+
+
+def bot_countdown(*, pace: str, level: str, rng: random.Random | None = None) -> float:
+    """The countdown of a bot's move task: the pace's time less the CPU budget the level's bot thinks for (a
+    search bot thinks its whole budget after the countdown, so its answer still comes at about the pace; a
+    budget longer than the pace makes the countdown 0). Never a sleep: the task waits on the scheduler. With
+    settings.GAMES_BOT_PACE off (the tests) every bot answers at once."""
+    least, most = BOT_PACE_SECONDS.get(pace, BOT_PACE_SECONDS[BotPace.SECOND])
+    if most <= 0 or not settings.GAMES_BOT_PACE:
+        return 0.0
+    from games.bots.levels import LEVELS
+
+    thinking = LEVELS[level].seconds if level in LEVELS else 0.0
+    return round(max(0.0, (rng or _pace_rng).uniform(least, most) - thinking), 3)
+
+
+_pace_rng = random.Random()
+
+
+def _first_bot_level(seats: Sequence[Seat], waiting: Sequence[int]) -> str:
+    """The level of the bot (or the autopilot) that moves next among the `waiting` seats (game_bot_move's order)."""
+    for seat in waiting:
+        if seats[seat].is_bot:
+            return seats[seat].bot_level
+    return AUTOPILOT_LEVEL
+
+
+def schedule_bot_move(*, game_id: int, seq: int, countdown: float) -> None:
+    """Send the bot move task of version `seq`, `countdown` seconds from now (0: at once)."""
+    from games import tasks
+
+    if countdown > 0:
+        tasks.bot_move.apply_async(args=(game_id, seq), countdown=countdown)
+    else:
+        tasks.bot_move.delay(game_id, seq)
 
 
 @transaction.atomic

@@ -141,6 +141,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
                 rated=data["rated"],
                 turn_seconds=data["turn_seconds"],
                 name=data["name"],
+                bot_pace=data["bot_pace"],
             )
         except ValidationError as error:
             form.add_error(None, error)

@@ -763,17 +763,19 @@ def _start_next_game(tournament: Tournament, pairing: Pairing, seats: Sequence[P
     by_position = {seat.position: seat for seat in seats}
     seating = [(position, member) for position, member in game_seating(len(seats), tournament.team_size, number)
                if position in present]  # fmt: skip
-    substitute = game_services.bot_account_for(SUBSTITUTE_LEVEL) if any(seat.substituted for seat in seats) else None
-    players = []
-    for position, member in seating:
-        seat = by_position[position]
-        if seat.substituted and substitute is not None:
-            players.append(substitute)
-        else:
-            players.append(_members(tournament, seat.entrant)[member])
+    players: list[User | None] = [
+        None if by_position[position].substituted else _members(tournament, by_position[position].entrant)[member]
+        for position, member in seating
+    ]
+    # Each absentee's substitute is a bench bot of its own (a name and a rating apart), none already seated.
+    for index, player in enumerate(players):
+        if player is None:
+            seated = {other.pk for other in players if other is not None}
+            players[index] = game_services.bot_account_for(SUBSTITUTE_LEVEL, seated=seated)
     round_number = pairing.round.number
     game = game_services.game_start_reserved(
-        owner=tournament.director, rules=Rules.from_dict(tournament.rules), players=players, rated=tournament.rated,
+        owner=tournament.director, rules=Rules.from_dict(tournament.rules), players=[one for one in players if one],
+        rated=tournament.rated,
         turn_seconds=tournament.turn_seconds,
         name=f"{tournament.name[:40]} · {round_number}.{pairing.board}" + (f" · {number}" if tournament.games_per_pairing > 1 else ""),
         first_attacker=first_attacker_seat(number, len(players)),

@@ -56,6 +56,8 @@ MIDDLEWARE = [
     "api.http.RefuseNulCharacters",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The reader's time zone (his profile's, else his browser's), after the account is known.
+    "durak_site.time_zones.TimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its refusal page.
@@ -158,6 +160,9 @@ CELERY_DB_REUSE_MAX = 500
 # schedule (durak_site/celery.py) reads the same variable.
 GAMES_RECOVERY_SWEEP_S = env.float("GAMES_RECOVERY_SWEEP_S", default=15.0)
 GAMES_RECOVERY_BOT_AFTER_S = env.float("GAMES_RECOVERY_BOT_AFTER_S", default=20.0)
+# Whether bots keep their table's pace (games.models.BotPace: at once, about a second, slowly); off, every bot
+# answers at once whatever its table says (the tests' settings, so that a test's bot moves never outlive it).
+GAMES_BOT_PACE = env.bool("GAMES_BOT_PACE", default=True)
 
 # The REST API (api/, docs/api.md): tokens or the session, rate limits per user (per address for anonymous
 # callers) counted in the shared cache, pages of 50, OpenAPI 3 schema at /api/schema/.
@@ -199,8 +204,15 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # A refused request (403, 400) is logged on one line, without its traceback (durak_site.log_filters).
+    "filters": {"refusals_on_one_line": {"()": "durak_site.log_filters.RefusalsOnOneLine"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["refusals_on_one_line"]}
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     # Replaces Django's own "django" handlers, which would print each record a second time.
-    "loggers": {"django": {"handlers": ["console"], "level": "INFO", "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "django.request": {"handlers": ["console"], "level": "INFO", "propagate": False, "filters": ["refusals_on_one_line"]},
+    },
 }

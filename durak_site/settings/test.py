@@ -9,6 +9,9 @@ from .base import *
 
 SECRET_KEY = SECRET_KEY or DEVELOPMENT_SECRET_KEY
 DEBUG = False
+# Bots answer at once: a bot move delayed by its table's pace would run after its test had ended
+# (tests/games/test_bot_pace.py turns the pace on).
+GAMES_BOT_PACE = env.bool("GAMES_BOT_PACE", default=False)
 
 # Hashing with the real algorithm costs ~0.3 s a password; tests create many users.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

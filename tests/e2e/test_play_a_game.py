@@ -142,7 +142,7 @@ def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
 
     page.wait_for_url("**/play/game/*/")
     expect(page.locator("[data-part=connection]")).to_have_text("Connected")
-    expect(page.locator(".players .player")).to_contain_text("Bot")
+    expect(page.locator(".players .player")).to_contain_text("Random Rita")  # the easy bench's first bot (accounts.bot_names)
     expect(page.locator(".hand .hand-card")).to_have_count(6)
     assert page.locator(".hand .card-svg .card-rank").first.text_content() in {"6", "7", "8", "9", "10", "J", "Q", "K", "A"}
 

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import close_old_connections
 
+from games import services as game_services
 from games import tasks
 from games.engine import Rules
 from ratings import elo
@@ -134,9 +135,19 @@ def test_unrated_cheating_and_bot_games_are_left_alone_where_the_pool_says_so(ca
     finished_game([anna], bots=[1], loser=0)
     assert not RatedGame.objects.exists() and "for people only" in caplog.text
 
-    # One bot account at two seats of a three-player table cannot be rated against itself.
-    finished_game([anna], bots=[1, 2], loser=0)
+    # One bot account at two seats of a three-player table (a reserved game seats a bot account wherever it is
+    # named) cannot be rated against itself.
+    robot = game_services.bot_account_for("easy")
+    reserved = game_services.game_start_reserved(
+        owner=anna, rules=Rules.from_dict({"preset": "podkidnoy"}), players=[anna, robot, robot], rated=True
+    )
+    game_services.game_surrender(game_id=reserved.pk, user=anna)
+    game_services.game_finalise(game_id=reserved.pk)
     assert not RatedGame.objects.exists() and "one account held two seats" in caplog.text
+    # Two bots a table seats are two accounts of the level's bench (accounts.bot_names): rated, each apart.
+    game, _ = finished_game([anna], bots=[1, 2], loser=0)
+    changed = RatedGame.objects.get(game=game).changes.filter(seat__in=[1, 2]).values_list("user", flat=True)
+    assert len(set(changed)) == 2
 
     heads_up.humans_only = False
     heads_up.save()

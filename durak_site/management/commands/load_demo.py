@@ -7,20 +7,34 @@ import secrets
 from typing import Any
 
 from django.core.management.base import BaseCommand
+from django.db.models import Max
 
 from accounts.models import BotLevel
 from accounts.services import admin_account_ensure, bot_account_ensure
+from games.models import Game
 from tournaments.demo import demo_tournaments_ensure
 
 DEMO_ADMIN_USERNAME = "admin"
 
-# (username, display name, engine, level); engines are the policies of games/bots.
+# (username, display name, engine, level); engines are the policies of games/bots. Each is the first bot of its
+# level's bench (accounts.bot_names), the account a table seats first; the bench's others are created when a
+# table seats a second bot of a level.
 DEMO_BOTS: tuple[tuple[str, str, str, BotLevel], ...] = (
     ("bot-random", "Random Rita", "random", BotLevel.EASY),
     ("bot-heuristic", "Heuristic Hugo", "heuristic", BotLevel.MEDIUM),
     ("bot-search", "Search Sonya", "search", BotLevel.HARD),
     ("bot-search-expert", "Expert Evgeny", "search", BotLevel.EXPERT),
 )
+
+
+def error_pages_hint() -> str:
+    """Where to see the site's own 404 page (templates/404.html): a game that does not exist. With DEBUG on (the
+    default of `make run`, durak_site.settings.local) Django shows its debug page there instead."""
+    missing = (Game.objects.aggregate(most=Max("pk"))["most"] or 0) + 1000
+    return (
+        f"A missing game, for the site's 404 page: /play/game/{missing}/ "
+        "(start with DEBUG=false make run to see the site's own 403, 404 and 500 pages instead of Django's debug pages)"
+    )
 
 
 class Command(BaseCommand):
@@ -35,6 +49,7 @@ class Command(BaseCommand):
         # administrator directs them.
         for line in demo_tournaments_ensure(director=admin):
             self.stdout.write(line)
+        self.stdout.write(error_pages_hint())
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready: {len(DEMO_BOTS)} bots.\n"
