@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
 
 from accounts.models import User
+from games.aftermath import result_extras
 from games.cache import VersionedCache
 from games.engine import Rules, State, deal, public_view, redeal_allowed, seat_view
 from games.engine.deal import deck_text
@@ -139,7 +140,9 @@ def _result_json(game: Game, result: Result | None) -> dict[str, Any] | None:
         return None
     return {
         **result.to_json(),
-        "rating_change": None,
+        # Ratings (applied in the finalisation's transaction, before this view is sent), the rematch, the
+        # tournament: games.aftermath.
+        **result_extras(game),
         "deck": game.revealed_deck,
         "salt": game.salt,
         "commitment": game.commitment,
