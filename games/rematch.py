@@ -10,7 +10,6 @@ draws (docs/protocol.md). A tournament's games have no rematch: the tournament p
 
 from __future__ import annotations
 
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -173,12 +172,3 @@ def _first_attacker(game: Game) -> int | None:
         return None
     durak = Result.objects.filter(game=game).values_list("durak", flat=True).first()
     return None if durak is None else (int(durak) + 1) % game.players
-
-
-def rematch_message_for(*, game_id: int) -> dict[str, Any] | None:
-    """The current `game.rematch` message of a game (None while nobody has offered one)."""
-    game = Game.objects.filter(pk=game_id).first()
-    rematch = Rematch.objects.filter(game_id=game_id).first()
-    if game is None or rematch is None:
-        return None
-    return aftermath.rematch_message(game=game, rematch=rematch)

@@ -427,7 +427,7 @@ def end_strings() -> dict[str, Any]:
         "provisional": _("provisional"),
         "rating_title": _("Rating %(before)s → %(after)s"),
         "rematch": _("Rematch"),
-        "offer_again": _("Offer a rematch again"),
+        "offer_again": _("Offer again"),
         "accept": _("Accept the rematch"),
         "decline": _("Decline"),
         "offered_by_you": _("You offered a rematch. Waiting for %(names)s…"),

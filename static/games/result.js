@@ -3,8 +3,35 @@
 // Drawn by GameTable.renderResult from the last game.view and game.rematch messages; it never decides
 // anything itself: the server says who offered, who accepted and where the next game is.
 
-const SUIT_SYMBOLS = { S: "\u2660", C: "\u2663", D: "\u2666", H: "\u2665" };
 const RED_SUITS = new Set(["D", "H"]);
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+// The headline's picture, drawn here (no emoji font is needed): a crown, the fool's cap, two equal cards, a spade.
+const EMBLEMS = {
+  won: [["path", { d: "M8 46 4 16l16 12 12-20 12 20 16-12-4 30z", fill: "#ffd54a", stroke: "#8a5a00", "stroke-width": "2.5", "stroke-linejoin": "round" }],
+    ["rect", { x: "8", y: "48", width: "48", height: "8", rx: "2", fill: "#ffd54a", stroke: "#8a5a00", "stroke-width": "2.5" }],
+    ["circle", { cx: "32", cy: "36", r: "4", fill: "#d63b3b" }]],
+  lost: [["path", { d: "M6 50C10 30 18 18 30 12 26 24 28 34 32 42 36 34 38 24 34 12 46 18 54 30 58 50z", fill: "#e5484d", stroke: "#5a1414", "stroke-width": "2.5", "stroke-linejoin": "round" }],
+    ["path", { d: "M32 42 28 14 M6 50 2 30 M58 50 62 30", stroke: "#5a1414", "stroke-width": "2.5", fill: "none" }],
+    ["circle", { cx: "2.5", cy: "28", r: "4", fill: "#ffd54a" }], ["circle", { cx: "61.5", cy: "28", r: "4", fill: "#ffd54a" }],
+    ["circle", { cx: "29", cy: "11", r: "4", fill: "#ffd54a" }],
+    ["rect", { x: "4", y: "48", width: "56", height: "8", rx: "3", fill: "#ffd54a", stroke: "#5a1414", "stroke-width": "2.5" }]],
+  draw: [["rect", { x: "8", y: "10", width: "26", height: "38", rx: "4", fill: "#fff", stroke: "#1a2f57", "stroke-width": "2.5", transform: "rotate(-10 21 29)" }],
+    ["rect", { x: "30", y: "10", width: "26", height: "38", rx: "4", fill: "#fff", stroke: "#1a2f57", "stroke-width": "2.5", transform: "rotate(10 43 29)" }],
+    ["path", { d: "M20 56h24M20 60h24", stroke: "#fff", "stroke-width": "3" }]],
+  neutral: [["path", { d: "M32 6C22 20 8 26 8 38a11 11 0 0 0 20 6l-3 14h14l-3-14a11 11 0 0 0 20-6C56 26 42 20 32 6z", fill: "#fff", stroke: "#0f4a2a", "stroke-width": "2.5", "stroke-linejoin": "round" }]],
+};
+
+function emblem(mood) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 64 64");
+  for (const [tag, attributes] of EMBLEMS[mood] || EMBLEMS.neutral) {
+    const shape = document.createElementNS(SVG_NS, tag);
+    for (const [key, value] of Object.entries(attributes)) shape.setAttribute(key, value);
+    svg.append(shape);
+  }
+  return svg;
+}
 
 function format(template, values) {
   return template.replace(/%\((\w+)\)s/g, (_, key) => (key in values ? String(values[key]) : ""));
@@ -44,15 +71,13 @@ function losers(result) {
 function headline(table, result, placeOf) {
   const end = table.strings.end;
   const seat = table.mySeat;
-  if (result.outcome === "draw") return { text: end.draw_title, mood: "draw", emblem: "\u2696" };
-  if (seat === null || seat === undefined) return { text: end.game_over, mood: "neutral", emblem: SUIT_SYMBOLS.S };
+  if (result.outcome === "draw") return { text: end.draw_title, mood: "draw" };
+  if (seat === null || seat === undefined) return { text: end.game_over, mood: "neutral" };
   const team = result.losing_team && result.losing_team.length;
-  if (losers(result).has(seat)) {
-    return { text: team ? end.your_team_lost : end.you_durak, mood: "lost", emblem: "\u{1F921}" };
-  }
-  if (team) return { text: end.your_team_won, mood: "won", emblem: "\u{1F3C6}" };
-  if (placeOf.get(seat) === 1) return { text: end.you_won, mood: "won", emblem: "\u{1F3C6}" };
-  return { text: format(end.you_place, { n: placeOf.get(seat) ?? "" }), mood: "won", emblem: "\u{1F3C5}" };
+  if (losers(result).has(seat)) return { text: team ? end.your_team_lost : end.you_durak, mood: "lost" };
+  if (team) return { text: end.your_team_won, mood: "won" };
+  if (placeOf.get(seat) === 1) return { text: end.you_won, mood: "won" };
+  return { text: format(end.you_place, { n: placeOf.get(seat) ?? "" }), mood: "won" };
 }
 
 function outcomeText(table, result) {
@@ -65,7 +90,7 @@ function outcomeText(table, result) {
   if (result.surrendered !== null && result.surrendered !== undefined) {
     text += ` ${format(strings.surrendered, { name: table.playerName(result.surrendered) })}`;
   }
-  return text;
+  return text.trim();
 }
 
 function ratingCell(table, change) {
@@ -85,6 +110,8 @@ function drawPlaces(table, result, placeOf) {
   const body = table.parts.places;
   body.replaceChildren();
   const ratings = Array.isArray(result.rating_change) ? result.rating_change : null;
+  // A table without a stake wins and loses no chips: no column of dashes then.
+  const chipsMoved = Array.isArray(result.chips) && result.chips.some((value) => Number(value) !== 0);
   const lost = losers(result);
   const seats = (table.message.players || []).map((player) => player.seat)
     .sort((a, b) => (placeOf.get(a) ?? 99) - (placeOf.get(b) ?? 99));
@@ -100,11 +127,13 @@ function drawPlaces(table, result, placeOf) {
     if (seat === result.durak) nameCell.append(element("span", "durak-badge", table.strings.durak));
     const chips = Array.isArray(result.chips) ? Number(result.chips[seat] || 0) : 0;
     const chipsCell = element("td", `chips-cell ${chips > 0 ? "up" : chips < 0 ? "down" : "even"}`, chips ? signed(chips) : "\u2014");
-    row.append(placeCell, nameCell, chipsCell);
+    row.append(placeCell, nameCell);
+    if (chipsMoved) row.append(chipsCell);
     if (ratings) row.append(ratingCell(table, ratings[seat]));
     body.append(row);
   }
   table.parts["rating-column"].hidden = !ratings;
+  table.parts["chips-column"].hidden = !chipsMoved;
 }
 
 function drawEpaulettes(table, result) {
@@ -215,7 +244,10 @@ export function renderResultPanel(table) {
   const title = headline(table, result, placeOf);
   table.parts["result-hero"].dataset.mood = title.mood;
   table.parts["result-title"].textContent = title.text;
-  table.parts["result-emblem"].textContent = title.emblem;
+  if (table.parts["result-emblem"].dataset.mood !== title.mood) {
+    table.parts["result-emblem"].replaceChildren(emblem(title.mood));
+    table.parts["result-emblem"].dataset.mood = title.mood;
+  }
   table.parts.outcome.textContent = outcomeText(table, result);
   drawPlaces(table, result.places ? result : { ...result, places: fallbackPlaces(result, message) }, placeOf);
   drawEpaulettes(table, result);
