@@ -434,7 +434,7 @@ def end_strings() -> dict[str, Any]:
         "you_accepted": _("You accepted the rematch. Waiting for %(names)s…"),
         "offers_rematch": _("%(name)s offers a rematch."),
         "declined": _("%(name)s declined the rematch."),
-        "starting": _("The rematch starts…"),
+        "starting": _("The rematch has started."),
         "go_to_rematch": _("Go to the rematch"),
     }
 
