@@ -147,7 +147,7 @@ class GameConsumer(LiveConsumer):
         if kind == "sync":
             await self._send_current_view()
             return
-        if kind in REMATCH_SERVICES:
+        if isinstance(kind, str) and kind in REMATCH_SERVICES:
             await self._rematch(REMATCH_SERVICES[kind])
             return
         if kind not in ("action", "surrender", "redeal"):
