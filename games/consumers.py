@@ -174,8 +174,15 @@ class GameConsumer(LiveConsumer):
     async def _rematch(self, service: Any) -> None:
         """An offer, acceptance or refusal of a rematch (games.rematch); its answer is the group's
         game.rematch message, a refusal goes to the sender only."""
+        user, language = self.scope.get("user"), self.language
+
+        def call() -> Any:
+            # In the reader's language: a next game that cannot be dealt says why (games.services' words).
+            with translation.override(language):
+                return service(game_id=self.game_id, user=user)
+
         try:
-            await _game_writer(service)(game_id=self.game_id, user=self.scope.get("user"))
+            await _game_writer(call)()
         except GameActionError as error:
             await self._send_error(error)
 

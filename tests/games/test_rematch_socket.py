@@ -174,3 +174,36 @@ async def test_the_rematch_messages_and_the_result_view_show_no_hand() -> None:
                 assert set(result) >= {"rating_change", "rematch", "tournament"}
     for reader in (anna_socket, boris_socket, watcher):
         await reader.socket.disconnect()
+
+
+def _stake_lost() -> tuple[Any, Any, Game]:
+    """Anna and Boris (who reads Russian) at a table whose stake is all Boris's chips; he gave up and lost them."""
+    from accounts.ledger import ledger_balance
+    from games import rematch, services
+    from tests.games.factories import latest_game, table
+
+    anna, boris = person("rm-stake-anna"), person("rm-stake-boris", language="ru")
+    at = table(anna, stake=ledger_balance(user=boris), turn_seconds=3600)
+    services.table_join(table=at, user=anna)
+    services.table_join(table=at, user=boris)
+    game = latest_game(at)
+    services.game_surrender(game_id=game.pk, user=boris)
+    services.game_finalise(game_id=game.pk)
+    rematch.rematch_offer(game_id=game.pk, user=anna)
+    return anna, boris, game
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_rematch_that_cannot_be_dealt_says_why_in_the_readers_language() -> None:
+    anna, boris, game = await database_sync_to_async(_stake_lost)()
+    socket = Reader(await _socket(f"/ws/game/{game.pk}/", boris))
+    await socket.next("game.view")
+    await socket.socket.send_json_to({"type": "rematch.accept"})
+    error = await socket.next("game.error")
+    assert error["code"] == "cannot_start"
+    assert error["message"].startswith("Реванш не может начаться: У игрока rm-stake-boris меньше"), error
+    rematch = await database_sync_to_async(Rematch.objects.get)(game=game)
+    assert (rematch.status, rematch.accepted) == (RematchStatus.OPEN, [0])
+    assert await database_sync_to_async(Game.objects.filter(table_id=game.table_id).count)() == 1
+    await socket.socket.disconnect()
