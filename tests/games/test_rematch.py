@@ -231,6 +231,7 @@ def test_the_replay_link_opens_a_finished_game_on_the_analysis_board() -> None:
     board = client.get(replay)
     assert board.status_code == 200 and board.context["analysis"]["steps"]
     assert 'id="analysis-steps"' in board.content.decode()
+    assert f'href="{reverse("games:game", args=[old.pk])}" data-part="back-to-game"' in board.content.decode()
 
 
 def test_the_analysis_board_refuses_a_running_game_and_a_private_game_without_access() -> None:
