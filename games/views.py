@@ -115,7 +115,8 @@ def _form_like(request: HttpRequest) -> TableCreateForm:
     """The create form, filled with the options of the table of game `?like=<id>` (a finished game's "New
     game") when the reader may see that game; else empty."""
     like = request.GET.get("like", "")
-    game = Game.objects.select_related("table").filter(pk=int(like)).first() if like.isdigit() else None
+    wellformed = like.isascii() and like.isdecimal() and len(like) <= 12
+    game = Game.objects.select_related("table").filter(pk=int(like)).first() if wellformed else None
     if game is None or not _can_see(request, game.table):
         return TableCreateForm()
     return TableCreateForm(initial=table_form_initial(game.table))

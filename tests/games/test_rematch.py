@@ -219,6 +219,8 @@ def test_new_game_fills_the_lobby_form_like_the_finished_games_table() -> None:
     # A private table's options are not shown to someone who may not see it.
     secret = _finished([person("rm-carol9"), person("rm-dan9")], private=True, name="Secret")
     assert Client().get(f"{reverse('games:play')}?like={secret.pk}").context["form"].initial == {}
+    for forged in ("²", "9" * 40, "-1", "x"):
+        assert client.get(reverse("games:play"), {"like": forged}).context["form"].initial == {}
 
 
 def test_the_replay_link_opens_a_finished_game_on_the_analysis_board() -> None:
