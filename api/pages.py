@@ -122,7 +122,7 @@ def analysis(request: HttpRequest) -> HttpResponse:
         try:
             record = game_selectors.game_record_json(game=game)
         except ValidationError:
-            context["problem"] = _("The record of a game is available once the game is over.")
+            context["problem"] = _("This game is still being played: its replay opens once the game is over.")
         else:
             context["game"] = game
             context["text"] = json.dumps(record, ensure_ascii=False, indent=1)

@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from durak_site.consumers import LiveConsumer
 from durak_site.db import database_call
-from games import selectors, services
+from games import rematch, selectors, services
 from games.broadcast import LOBBY_GROUP, game_group, remember_server_loop, view_in_event
 from games.services import GameActionError, error_message
 
@@ -67,6 +67,12 @@ class MessageBudget:
             return True
         return False
 
+
+REMATCH_SERVICES = {
+    "rematch.offer": rematch.rematch_offer,
+    "rematch.accept": rematch.rematch_accept,
+    "rematch.decline": rematch.rematch_decline,
+}
 
 GAME_WRITERS = ThreadPoolExecutor(max_workers=settings.GAME_WRITER_THREADS, thread_name_prefix="game-writer")
 
@@ -141,6 +147,9 @@ class GameConsumer(LiveConsumer):
         if kind == "sync":
             await self._send_current_view()
             return
+        if isinstance(kind, str) and kind in REMATCH_SERVICES:
+            await self._rematch(REMATCH_SERVICES[kind])
+            return
         if kind not in ("action", "surrender", "redeal"):
             await self._send_error(GameActionError("malformed", f"unknown message type {kind!r}"))
             return
@@ -162,9 +171,27 @@ class GameConsumer(LiveConsumer):
             if error.code == "stale":
                 await self._send_current_view()
 
+    async def _rematch(self, service: Any) -> None:
+        """An offer, acceptance or refusal of a rematch (games.rematch); its answer is the group's
+        game.rematch message, a refusal goes to the sender only."""
+        user, language = self.scope.get("user"), self.language
+
+        def call() -> Any:
+            # In the reader's language: a next game that cannot be dealt says why (games.services' words).
+            with translation.override(language):
+                return service(game_id=self.game_id, user=user)
+
+        try:
+            await _game_writer(call)()
+        except GameActionError as error:
+            await self._send_error(error)
+
     async def _send_error(self, error: GameActionError) -> None:
         with translation.override(self.language):
-            message = error_message(error)
+            if isinstance(error, rematch.RematchError):
+                message = rematch.rematch_error_message(error)
+            else:
+                message = error_message(error)
         await self.send_json({"type": "game.error", "code": error.code, "message": message})
 
     async def _send_current_view(self) -> None:
@@ -190,6 +217,10 @@ class GameConsumer(LiveConsumer):
 
     async def game_view(self, event: dict[str, Any]) -> None:
         await self.send_json(self._message_of(event))
+
+    async def game_rematch(self, event: dict[str, Any]) -> None:
+        # The same for every reader: seats, a status and the new game's URL (games.aftermath).
+        await self.send_json(event["message"])
 
 
 class LobbyConsumer(LiveConsumer):

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import BotLevel
 from games.engine import MalformedRecord, Rules
 from games.models import BotPace
+from games.models import Table
 
 PRESET_CHOICES = [
     ("podkidnoy", _("Podkidnoy (throw-in)")),
@@ -159,3 +160,30 @@ class JoinForm(forms.Form):
 class BotForm(forms.Form):
     level = forms.ChoiceField(label=_("Bot level"), choices=BotLevel.choices, initial=BotLevel.EASY)
     seat = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+
+
+def table_form_initial(table: Table) -> dict[str, Any]:
+    """The create form's initial values for a table like `table` (a finished game's "New game"): its
+    rules, seats, stake, turn time and whether it is rated or private; never its password."""
+    rules = dict(table.rules)
+    if rules.get("hidden_cards") and rules.get("deck") == 54:
+        preset = "aktobe"
+    else:
+        preset = "perevodnoy" if rules.get("transfer") else "podkidnoy"
+    return {
+        "name": table.name,
+        "preset": preset,
+        "deck": rules.get("deck", 36),
+        "players": table.seat_count,
+        "transfer_by_showing_trump": bool(rules.get("transfer_by_showing_trump")),
+        "throw_in": rules.get("throw_in", "all"),
+        "first_bout_limit": rules.get("first_bout_limit", 6),
+        "teams": rules.get("teams") or "",
+        "joker_beats": rules.get("joker_beats", "all"),
+        "cheating": bool(rules.get("cheating")),
+        "redeal_five_same_suit": bool(rules.get("redeal_five_same_suit")),
+        "stake": table.stake,
+        "private": table.private,
+        "rated": table.rated,
+        "turn_seconds": table.turn_seconds,
+    }

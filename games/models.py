@@ -186,3 +186,30 @@ class Result(models.Model):
             "chips": self.chips,
             "surrendered": self.surrendered,
         }
+
+
+# --- rematches (games.rematch) ---------------------------------------------------------------------
+
+
+class RematchStatus(models.TextChoices):
+    OPEN = "open", _("Offered")
+    DECLINED = "declined", _("Declined")
+    STARTED = "started", _("Started")
+
+
+class Rematch(models.Model):
+    """A finished game's offer of a rematch at the same table: who offered it, who accepted (bots at once),
+    who declined, and the new game once everyone seated accepted. Changed only by games.rematch."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rematch")
+    offered_by = models.PositiveSmallIntegerField()  # a seat of the finished game
+    accepted = models.JSONField(default=list)  # seats, the offerer's and the bots' among them
+    declined_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=RematchStatus.choices, default=RematchStatus.OPEN)
+    new_game = models.OneToOneField(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
+    )
+    changed = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Rematch of {self.game_id} ({self.status})"

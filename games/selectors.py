@@ -19,6 +19,7 @@ from django.utils import translation
 
 from accounts.bot_names import bot_persona
 from accounts.models import User
+from games.aftermath import result_extras
 from games.cache import VersionedCache
 from games.engine import Rules, State, deal, public_view, redeal_allowed, seat_view
 from games.engine.deal import deck_text
@@ -141,7 +142,9 @@ def _result_json(game: Game, result: Result | None) -> dict[str, Any] | None:
         return None
     return {
         **result.to_json(),
-        "rating_change": None,
+        # Ratings (applied in the finalisation's transaction, before this view is sent), the rematch, the
+        # tournament: games.aftermath.
+        **result_extras(game),
         "deck": game.revealed_deck,
         "salt": game.salt,
         "commitment": game.commitment,

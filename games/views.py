@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import BotLevel, User
-from games import selectors, services
-from games.forms import BotForm, JoinForm, TableCreateForm
+from games import aftermath, selectors, services
+from games.forms import BotForm, JoinForm, TableCreateForm, table_form_initial
 from games.models import Game, Table, TableStatus
 
 SESSION_TABLE_ACCESS = "games_table_access"
@@ -111,9 +111,20 @@ def _lobby_context() -> dict[str, Any]:
     }
 
 
+def _form_like(request: HttpRequest) -> TableCreateForm:
+    """The create form, filled with the options of the table of game `?like=<id>` (a finished game's "New
+    game") when the reader may see that game; else empty."""
+    like = request.GET.get("like", "")
+    wellformed = like.isascii() and like.isdecimal() and len(like) <= 12
+    game = Game.objects.select_related("table").filter(pk=int(like)).first() if wellformed else None
+    if game is None or not _can_see(request, game.table):
+        return TableCreateForm()
+    return TableCreateForm(initial=table_form_initial(game.table))
+
+
 @require_GET
 def play(request: HttpRequest) -> HttpResponse:
-    context = {**_lobby_context(), "form": TableCreateForm(), "bot_levels": BotLevel.choices}
+    context = {**_lobby_context(), "form": _form_like(request), "bot_levels": BotLevel.choices}
     return render(request, "games/lobby.html", context)
 
 
@@ -405,6 +416,31 @@ def client_strings() -> dict[str, Any]:
     }
 
 
+def end_strings() -> dict[str, Any]:
+    """The texts of the result panel and the rematch (static/games/result.js), in the page's language."""
+    return {
+        "you_won": _("You won!"),
+        "you_durak": _("You are the durak"),
+        "your_team_lost": _("Your team lost"),
+        "your_team_won": _("Your team won!"),
+        "you_place": _("You finished in place %(n)s"),
+        "game_over": _("Game over"),
+        "draw_title": _("A draw"),
+        "provisional": _("provisional"),
+        "rating_title": _("Rating %(before)s → %(after)s"),
+        "rematch": _("Rematch"),
+        "offer_again": _("Offer again"),
+        "accept": _("Accept the rematch"),
+        "decline": _("Decline"),
+        "offered_by_you": _("You offered a rematch. Waiting for %(names)s…"),
+        "you_accepted": _("You accepted the rematch. Waiting for %(names)s…"),
+        "offers_rematch": _("%(name)s offers a rematch."),
+        "declined": _("%(name)s declined the rematch."),
+        "starting": _("The rematch has started."),
+        "go_to_rematch": _("Go to the rematch"),
+    }
+
+
 @require_GET
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
@@ -415,12 +451,16 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     if game.table.private:
         query += f"&token={game.table.link_token}"
     detail = selectors.table_detail(table_id=game.table_id)
+    tournament = aftermath.tournament_of(game)
     context = {
         "game": game,
+        "tournament": tournament,
+        "replay_url": f"{reverse('api-pages:analysis')}?game={game.pk}",
+        "new_game_url": f"{reverse('games:play')}?like={game.pk}#create-heading",
         "table": game.table,
         "words": rules_in_words(game.rules, game.players),
         "initial": initial,
-        "strings": {key: _force_text(value) for key, value in client_strings().items()},
+        "strings": {key: _force_text(value) for key, value in {**client_strings(), "end": end_strings()}.items()},
         "socket_query": query,
         "stake": detail["stake"],
         "rated": detail["rated"],

@@ -2,6 +2,8 @@
 // Every move offered comes from view.legal; the page never decides what is legal by itself.
 // No build step: a plain ES module, loaded by templates/games/game.html.
 
+import { renderResultPanel } from "./result.js";
+
 const SUIT_SYMBOLS = { S: "\u2660", C: "\u2663", D: "\u2666", H: "\u2665" };
 const RED_SUITS = new Set(["D", "H"]);
 const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "Joker"];
@@ -77,6 +79,8 @@ export class GameTable {
       }
       if (data.type === "game.view") {
         this.receive(data);
+      } else if (data.type === "game.rematch") {
+        this.receiveRematch(data);
       } else if (data.type === "game.error") {
         this.showError(data.message || data.code);
         // Whatever was refused, the page must show the game as it really is now.
@@ -579,98 +583,20 @@ export class GameTable {
   }
 
   renderResult() {
-    const section = this.parts.result;
-    const result = this.message.result;
-    if (!result) {
-      section.hidden = true;
-      return;
-    }
-    section.hidden = false;
-    const outcome = this.parts.outcome;
-    if (result.outcome === "draw") outcome.textContent = this.strings.draw;
-    else if (result.losing_team && result.losing_team.length) {
-      outcome.textContent = format(this.strings.team_lost, { names: result.losing_team.map((s) => this.playerName(s)).join(", ") });
-    } else outcome.textContent = format(this.strings.durak_is, { name: this.playerName(result.durak) });
-    if (result.surrendered !== null && result.surrendered !== undefined) {
-      outcome.textContent += ` ${format(this.strings.surrendered, { name: this.playerName(result.surrendered) })}`;
-    }
-
-    const table = this.parts.places;
-    table.replaceChildren();
-    const placeOf = this.placesBySeat(result);
-    const seats = (this.message.players || []).map((player) => player.seat).sort((a, b) => (placeOf.get(a) ?? 99) - (placeOf.get(b) ?? 99));
-    for (const seat of seats) {
-      const row = document.createElement("tr");
-      row.dataset.seat = seat;
-      const cells = [
-        placeOf.has(seat) ? String(placeOf.get(seat)) : "",
-        this.playerName(seat) + (seat === result.durak ? ` (${this.strings.durak})` : ""),
-        this.perSeat(result.chips, seat),
-        this.perSeat(result.rating_change, seat),
-      ];
-      for (const text of cells) {
-        const cell = document.createElement("td");
-        cell.textContent = text;
-        row.append(cell);
-      }
-      table.append(row);
-    }
-    this.parts["rating-column"].hidden = !result.rating_change;
-    for (const row of table.rows) row.cells[3].hidden = !result.rating_change;
-
-    const epaulettes = this.parts.epaulettes;
-    if (result.epaulettes) {
-      const cards = (result.epaulettes.cards || []).map((card) => this.cardText(card)).join(" ");
-      epaulettes.textContent = format(this.strings.epaulettes, {
-        name: result.epaulettes.seat === null || result.epaulettes.seat === undefined
-          ? this.strings.losing_team : this.playerName(result.epaulettes.seat),
-        by: this.playerName(result.epaulettes.by),
-        cards,
-      });
-      epaulettes.hidden = false;
-    } else {
-      epaulettes.hidden = true;
-    }
-    const deckText = Array.isArray(result.deck) ? result.deck.join(" ") : result.deck || "";
-    this.parts.salt.textContent = result.salt || "";
-    this.parts.deck.textContent = deckText;
-    this.parts.commitment.textContent = result.commitment || "";
-    this.parts["check-command"].textContent = `printf '%s' '${result.salt || ""}:${deckText}' | sha256sum`;
-    const cards = this.parts["deck-cards"];
-    if (cards.childElementCount === 0 && deckText) {
-      for (const name of deckText.split(" ")) {
-        const item = document.createElement("span");
-        item.className = `deck-card ${parseCard(name).red ? "red" : "black"}`;
-        item.textContent = this.cardText(name);
-        cards.append(item);
-      }
-    }
-    this.parts.record.hidden = false;
+    // The end of the game: static/games/result.js draws the panel, the rematch and the shuffle's check.
+    renderResultPanel(this);
   }
 
-  placesBySeat(result) {
-    const places = new Map();
-    const groups = result.places;
-    if (Array.isArray(groups)) {
-      let place = 1;
-      for (const group of groups) {
-        const members = Array.isArray(group) ? group : [group];
-        for (const seat of members) places.set(seat, place);
-        place += members.length;
-      }
-    } else if (groups && typeof groups === "object") {
-      for (const [seat, place] of Object.entries(groups)) places.set(Number(seat), place);
+  // A game.rematch message: the offer's state as it stands now. Once the next game is dealt every page of
+  // this game, players' and spectators', goes on to it.
+  receiveRematch(data) {
+    if (!this.message || !this.message.result || data.game !== this.message.game) return;
+    this.message = { ...this.message, result: { ...this.message.result, rematch: data.rematch } };
+    this.render();
+    if (data.rematch && data.rematch.status === "started" && data.rematch.url) {
+      this.closing = true;
+      window.location.assign(data.rematch.url);
     }
-    return places;
-  }
-
-  perSeat(values, seat) {
-    if (values === null || values === undefined) return "";
-    const value = Array.isArray(values) ? values[seat] : values[seat] ?? values[String(seat)];
-    if (value === undefined || value === null) return "";
-    const number = Number(value);
-    if (Number.isNaN(number)) return String(value);
-    return number > 0 ? `+${number}` : String(number);
   }
 
   async checkCommitment() {
