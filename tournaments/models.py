@@ -70,6 +70,9 @@ class Tournament(models.Model):
     starts_at = models.DateTimeField(_("starts at"))
     round_interval = models.PositiveIntegerField(_("seconds between rounds"), default=60)
     turn_seconds = models.PositiveIntegerField(_("seconds a turn"), default=30)
+    # A clock per player for every game of the tournament (games.clocks); None: the per-move timer.
+    clock_base = models.PositiveIntegerField(_("base time in seconds"), null=True, blank=True)
+    clock_increment = models.PositiveIntegerField(_("increment in seconds"), default=0)
     grace_seconds = models.PositiveIntegerField(_("seconds to take one's seat"), default=300)
     capacity = models.PositiveIntegerField(_("most entrants"), null=True, blank=True)
     bots_allowed = models.BooleanField(_("bots may enter"), default=True)
