@@ -52,7 +52,8 @@ class ClockFields(forms.Form):
     clock per player, a base time in minutes and an increment in seconds (games.clocks). The ranges are the
     service's (games.services.clock_check), whose errors land beside these fields."""
 
-    timing = forms.ChoiceField(label=_("Time control"), choices=TIMING_CHOICES, initial="turn")
+    # Not required: a form posted without it (an older page, a script) keeps the per-move timer.
+    timing = forms.ChoiceField(label=_("Time control"), choices=TIMING_CHOICES, initial="turn", required=False)
     clock_base = forms.DecimalField(
         label=_("Base time in minutes"), required=False, initial=3, max_digits=6, decimal_places=2,
         help_text=_("Each player's clock at the start: from half a minute to 60 minutes."),
