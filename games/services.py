@@ -955,7 +955,8 @@ def game_finalise(*, game_id: int) -> Result:
         places=groups,
         epaulettes=outcome["epaulettes"],
         chips=chips,
-        surrendered=game.surrendered,
+        # A fall of the clock ends the game as a surrender does, but he did not give up (the view's `flagged`).
+        surrendered=game.surrendered if game.flagged is None else None,
     )
     seats = game_seats(game)
     entries: list[tuple[User | int, int, str]] = []

@@ -172,6 +172,7 @@ def test_a_flag_fall_ends_the_game_with_that_player_as_the_durak(
     assert ("finalise_game", (game.pk,), None) in broker.take()
     result = services.game_finalise(game_id=game.pk)
     assert result.durak == first and result.outcome == "durak"
+    assert result.surrendered is None  # he lost on time; he did not give up
     assert Result.objects.filter(game=game).count() == 1
 
     with translation.override("ru"):
