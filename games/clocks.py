@@ -31,9 +31,7 @@ class Clocks:
     def at(self, now: datetime.datetime) -> tuple[int, ...]:
         """Each seat's remaining time at `now` (a running clock may be below zero: it has fallen)."""
         elapsed = elapsed_ms(self.since, now)
-        return tuple(
-            left - elapsed if seat in self.running else left for seat, left in enumerate(self.remaining_ms)
-        )
+        return tuple(left - elapsed if seat in self.running else left for seat, left in enumerate(self.remaining_ms))
 
     def fallen(self, now: datetime.datetime) -> int | None:
         """The running seat whose time is out at `now` (the one that fell first), or None."""

@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games.clocks import clock_text
 from ratings.elo import INITIAL_RATING
 
 
@@ -102,6 +103,11 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def clock_setting(self) -> str | None:
+        """The clock its games are played with, as players write it ("3+2"); None: the per-move timer."""
+        return clock_text(self.clock_base, self.clock_increment) if self.clock_base is not None else None
 
     @property
     def rated(self) -> bool:

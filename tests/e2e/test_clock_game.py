@@ -63,7 +63,7 @@ def test_a_clock_game_against_a_bot_shows_two_clocks_that_run_on_their_owners_mo
     expect(page.locator(".table-page")).to_contain_text("clock 3+2")
 
     # The player's socket goes through the test, which may hold back what follows a view it names.
-    hold = {"after": None, "passed": False}
+    hold: dict[str, Any] = {"after": None, "passed": False}
 
     def route(socket: WebSocketRoute) -> None:
         server = socket.connect_to_server()

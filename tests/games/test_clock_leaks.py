@@ -15,9 +15,10 @@ from games.models import Game, GameStatus
 from games.snapshots import state_of
 from games.turns import waiting_seats
 from tests.games.factories import latest_game, person, table
-from tests.games.test_no_leaks import RecordingLayer, _check_game, layer  # noqa: F401  (layer: the fixture)
+from tests.games.test_no_leaks import RecordingLayer, _check_game, layer
 
 pytestmark = pytest.mark.django_db
+__all__ = ["layer"]  # a fixture used by the tests below
 
 CLOCK_KEYS = {"remaining_ms", "running", "at", "increment_ms", "flagged"}
 
@@ -38,10 +39,14 @@ def _check_clocks(game: Game, sent: list[tuple[str, dict[str, Any]]]) -> None:
 
 
 @pytest.mark.timeout(600)
-def test_clock_games_messages_pass_the_leak_checks(layer: RecordingLayer, django_capture_on_commit_callbacks: Any) -> None:  # noqa: F811
+def test_clock_games_messages_pass_the_leak_checks(
+    layer: RecordingLayer, django_capture_on_commit_callbacks: Any
+) -> None:
     checked = 0
-    for rules, players in [({"preset": "podkidnoy"}, 2), ({"preset": "perevodnoy", "deck": 24}, 3),
-                           ({"preset": "aktobe"}, 2)]:  # fmt: skip
+    variants: list[tuple[dict[str, Any], int]] = [
+        ({"preset": "podkidnoy"}, 2), ({"preset": "perevodnoy", "deck": 24}, 3), ({"preset": "aktobe"}, 2),
+    ]  # fmt: skip
+    for rules, players in variants:
         layer.sent.clear()
         bot_table = table(person(), seats=players, rules=rules, clock_base=600, clock_increment=2)
         with django_capture_on_commit_callbacks(execute=True):
@@ -64,7 +69,9 @@ def test_clock_games_messages_pass_the_leak_checks(layer: RecordingLayer, django
 
 
 def test_a_game_lost_on_time_passes_the_leak_checks(
-    layer: RecordingLayer, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+    layer: RecordingLayer,
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     now = [datetime.datetime(2026, 12, 4, 12, 0, tzinfo=datetime.UTC)]
     monkeypatch.setattr("django.utils.timezone.now", lambda: now[0])

@@ -278,10 +278,24 @@ def test_a_per_move_timer_game_carries_no_clocks(broker: Broker, committed: Any)
 
 
 def test_a_tournament_deals_its_games_with_its_clock(broker: Broker, committed: Any) -> None:
-    owner, guest = person(), person()
-    game = services.game_start_reserved(owner=owner, rules=services.Rules.from_dict({"preset": "podkidnoy"}),
-                                        players=[owner, guest], clock_base=120, clock_increment=1)  # fmt: skip
-    assert game.clock_ms == [120_000, 120_000] and game.clock_increment_ms == 1000
+    from tests.tournaments.factories import bots, enter, tournament
+    from tournaments import services as tournament_services
+    from tournaments.models import MatchGame
+
+    event = tournament(rounds=1, clock_base=120, clock_increment=1)
+    assert (event.clock_base, event.clock_increment) == (120, 1)
+    enter(event, bots(4))
+    with committed():
+        tournament_services.tournament_start(tournament=event, by=event.director)
+    games = [match.game for match in MatchGame.objects.filter(pairing__tournament=event).select_related("game__table")]
+    assert len(games) == 2
+    for game in games:
+        assert (game.table.clock_base, game.table.clock_increment) == (120, 1)
+        assert game.clock_ms == [120_000, 120_000] and game.clock_increment_ms == 1000
+        assert game.clock_running == waiting_seats(state_of(game))
+    with pytest.raises(ValidationError) as raised:
+        tournament(rounds=1, clock_base=20)
+    assert "The base time is 30 seconds to 60 minutes." in raised.value.messages
 
 
 def test_clock_values() -> None:
@@ -291,9 +305,16 @@ def test_clock_values() -> None:
     assert start.falls_at() == T0 + datetime.timedelta(seconds=5)
     assert start.fallen(T0 + datetime.timedelta(seconds=5)) == 1
     # Seat 0 moves though nobody waited for him (a throw-in): no increment; seat 1 was waited for: his.
-    assert clocks_after_move(start, mover=0, increment_ms=1000, running=[2], now=later).remaining_ms == (5000, 3000, 3000)
+    assert clocks_after_move(start, mover=0, increment_ms=1000, running=[2], now=later).remaining_ms == (
+        5000,
+        3000,
+        3000,
+    )
     moved = clocks_after_move(start, mover=1, increment_ms=1000, running=[2], now=later)
     assert moved.remaining_ms == (5000, 4000, 3000) and moved.running == (2,) and moved.since == later
     assert [clock_text(180, 2), clock_text(30, 0), clock_text(90, 1), clock_text(3600, 60)] == [
-        "3+2", "0.5+0", "1.5+1", "60+60"
+        "3+2",
+        "0.5+0",
+        "1.5+1",
+        "60+60",
     ]

@@ -111,3 +111,31 @@ def test_a_tournament_keeps_its_clock_and_refuses_a_bad_one() -> None:
     bad = client.post("/api/v1/tournaments/", {"name": "Bad cup", "starts_at": starts, "clock_base": 120,
                                                "clock_increment": 99}, format="json")  # fmt: skip
     assert bad.status_code == 400 and "0 to 60 seconds" in bad.content.decode()
+
+
+def test_the_tournament_form_takes_a_clock_and_shows_its_errors_beside_the_fields() -> None:
+    from tournaments.models import Tournament
+
+    client = Client()
+    client.force_login(make_director())
+    page = client.get(reverse("tournaments:create")).content.decode()
+    assert '<select name="timing"' in page and 'name="clock_base"' in page and "games/clock_form.js" in page
+    start = timezone.localtime(timezone.now() + datetime.timedelta(hours=2))
+    form = {
+        "name": "Blitz Swiss", "description": "", "preset": "podkidnoy", "deck": "36", "throw_in": "all",
+        "first_bout_limit": "6", "format": "swiss", "rounds": "3", "seating": "heads-up", "table_size": "4",
+        "team_size": "2", "games_per_pairing": "1", "points_win": "1", "points_draw": "0.5", "place_points": "",
+        "tiebreaks": "", "registration_opens": timezone.localtime().strftime("%Y-%m-%dT%H:%M"),
+        "registration_closes": start.strftime("%Y-%m-%dT%H:%M"), "starts_at": start.strftime("%Y-%m-%dT%H:%M"),
+        "round_interval": "60", "turn_seconds": "30", "grace_seconds": "300", "no_show": "forfeit",
+        "bots_allowed": "on", "auto_advance": "on", "qualify_count": "0", "timing": "clock",
+    }  # fmt: skip
+    refused = client.post(reverse("tournaments:create"), {**form, "clock_base": "0.1", "clock_increment": "0"})
+    assert refused.status_code == 400 and not Tournament.objects.exists()
+    assert "The base time is 30 seconds to 60 minutes." in _field_block(refused.content.decode(), "clock_base")
+    made = client.post(reverse("tournaments:create"), {**form, "clock_base": "2", "clock_increment": "3"})
+    assert made.status_code == 302
+    event = Tournament.objects.get(name="Blitz Swiss")
+    assert (event.clock_base, event.clock_increment) == (120, 3)
+    detail = client.get(reverse("tournaments:detail", args=[event.pk])).content.decode()
+    assert "clock 2+3" in detail

@@ -133,7 +133,10 @@ def test_a_clock_game_keeps_its_clocks_across_a_daphne_restart_and_flags_after_i
         passed_ms = (_at(message["clocks"]) - _at(before["clocks"])) / datetime.timedelta(milliseconds=1)
         assert passed_ms >= 2000
         shown = message["clocks"]["remaining_ms"][flagged]
-        assert abs(before["clocks"]["remaining_ms"][flagged] - passed_ms - shown) <= 2, (before["clocks"], message["clocks"])
+        assert abs(before["clocks"]["remaining_ms"][flagged] - passed_ms - shown) <= 2, (
+            before["clocks"],
+            message["clocks"],
+        )
     # Two moves each, a second's increment each: no clock above its base time and two increments.
     assert all(0 < left <= BASE_SECONDS * 1000 + 2000 for left in before["clocks"]["remaining_ms"])
 
