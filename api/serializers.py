@@ -203,7 +203,7 @@ class TableSerializer(serializers.ModelSerializer):
     class Meta:
         model = Table
         fields = ["id", "name", "rules", "seat_count", "stake", "private", "has_password", "rated", "turn_seconds",
-                  "bot_pace", "status", "owner", "created", "seats", "game"]
+                  "bot_pace", "clock_base", "clock_increment", "status", "owner", "created", "seats", "game"]
 
     @extend_schema_field(SeatSerializer(many=True))
     def get_seats(self, table: Table) -> list[dict[str, Any]]:
@@ -230,6 +230,11 @@ class TableCreateSerializer(serializers.Serializer):
         choices=BotPace.choices, default=BotPace.SECOND,
         help_text="how soon a bot answers: instant, second (about a second) or slow (2.5 to 4 s)",
     )  # fmt: skip
+    clock_base = serializers.IntegerField(
+        required=False, allow_null=True, default=None,
+        help_text="a clock per player: each one's base time in seconds (30 to 3600); null: the per-move timer",
+    )  # fmt: skip
+    clock_increment = serializers.IntegerField(default=0, help_text="seconds added to a clock after its move (0 to 60)")
     join = serializers.BooleanField(default=True, help_text="sit the creator down at once")
 
 

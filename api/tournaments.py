@@ -59,7 +59,7 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "team_size", "rules", "rating_pool", "rounds_planned", "current_round", "games_per_pairing",
                   "points_win", "points_draw", "place_points", "tiebreaks", "registration_opens",
                   "registration_closes", "starts_at", "started", "finished", "round_interval", "turn_seconds",
-                  "grace_seconds", "capacity", "bots_allowed", "no_show", "auto_advance", "entrants"]
+                  "clock_base", "clock_increment", "grace_seconds", "capacity", "bots_allowed", "no_show", "auto_advance", "entrants"]
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -85,6 +85,11 @@ class TournamentCreateSerializer(serializers.Serializer):
     registration_closes = serializers.DateTimeField(required=False, allow_null=True, default=None)
     round_interval = serializers.IntegerField(min_value=0, max_value=7 * 24 * 3600, default=60)
     turn_seconds = serializers.IntegerField(min_value=5, max_value=24 * 3600, default=30)
+    clock_base = serializers.IntegerField(
+        required=False, allow_null=True, default=None,
+        help_text="a clock per player: each one's base time in seconds (30 to 3600); null: the per-move timer",
+    )  # fmt: skip
+    clock_increment = serializers.IntegerField(default=0, help_text="seconds added to a clock after its move (0 to 60)")
     grace_seconds = serializers.IntegerField(min_value=0, max_value=7 * 24 * 3600, default=300)
     capacity = serializers.IntegerField(min_value=2, max_value=100_000, required=False, allow_null=True, default=None)
     bots_allowed = serializers.BooleanField(default=True)

@@ -106,6 +106,7 @@ class TableList(generics.ListCreateAPIView):
                 owner=_user(request), rules=rules, seats=data["seats"], stake=data["stake"],
                 private=data["private"], password=data["password"], rated=data["rated"],
                 turn_seconds=data["turn_seconds"], name=data["name"], bot_pace=data["bot_pace"],
+                clock_base=data["clock_base"], clock_increment=data["clock_increment"],
             )  # fmt: skip
             if data["join"]:
                 game_services.table_join(table=table, user=_user(request))

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from decimal import Decimal
+
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BotLevel
@@ -43,9 +46,52 @@ TURN_SECONDS_CHOICES = [
     (900, _("15 minutes")),
 ]
 MAX_STAKE = 1_000_000
+TIMING_CHOICES = [("turn", _("A timer for each move")), ("clock", _("A clock per player"))]
 
 
-class TableCreateForm(forms.Form):
+class ClockFields(forms.Form):
+    """The time control of a table or a tournament: the per-move timer (the form's `turn_seconds`) or a
+    clock per player, a base time in minutes and an increment in seconds (games.clocks). The ranges are the
+    service's (games.services.clock_check), whose errors land beside these fields."""
+
+    # Not required: a form posted without it (an older page, a script) keeps the per-move timer.
+    timing = forms.ChoiceField(label=_("Time control"), choices=TIMING_CHOICES, initial="turn", required=False)
+    clock_base = forms.DecimalField(
+        label=_("Base time in minutes"), required=False, initial=3, max_digits=6, decimal_places=2,
+        help_text=_("Each player's clock at the start: from half a minute to 60 minutes."),
+        widget=forms.NumberInput(attrs={"step": "0.5", "min": "0.5", "max": "60", "inputmode": "decimal"}),
+    )  # fmt: skip
+    clock_increment = forms.IntegerField(
+        label=_("Increment in seconds"), required=False, initial=2,
+        help_text=_("Added to a player's clock after each of his moves: 0 to 60."),
+        widget=forms.NumberInput(attrs={"min": "0", "max": "60", "inputmode": "numeric"}),
+    )  # fmt: skip
+
+    def clean_clock(self, data: dict[str, Any]) -> None:
+        """`clock_base_seconds` (None: the per-move timer) and `clock_increment_seconds` into `data`, or
+        errors beside the fields."""
+        from games.services import clock_check
+
+        data["clock_base_seconds"], data["clock_increment_seconds"] = None, 0
+        if data.get("timing") != "clock":
+            return
+        minutes, increment = data.get("clock_base"), data.get("clock_increment")
+        if minutes is None:
+            self.add_error("clock_base", _("Give each player's base time."))
+            return
+        seconds = int((Decimal(minutes) * 60).to_integral_value())
+        increment = 0 if increment is None else increment
+        try:
+            clock_check(base_seconds=seconds, increment_seconds=increment)
+        except ValidationError as error:
+            for field, messages in error.message_dict.items():
+                for message in messages:
+                    self.add_error(field, message)
+            return
+        data["clock_base_seconds"], data["clock_increment_seconds"] = seconds, increment
+
+
+class TableCreateForm(ClockFields):
     name = forms.CharField(label=_("Table name"), max_length=60, required=False)
     preset = forms.ChoiceField(label=_("Game"), choices=PRESET_CHOICES, initial="podkidnoy")
     deck = forms.TypedChoiceField(label=_("Deck"), choices=DECK_CHOICES, coerce=int, initial=36)
@@ -93,6 +139,7 @@ class TableCreateForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        self.clean_clock(data)
         if self.errors:
             return data
         data["bot_pace"] = data.get("bot_pace") or BotPace.SECOND  # a form sent without the field: the default

@@ -60,6 +60,8 @@ def _sentence(who: str, action: dict[str, Any], names: Sequence[str] = ()) -> st
         return _("%(who)s passes") % {"who": who}
     if kind == "surrender":
         return _("%(who)s surrenders") % {"who": who}
+    if kind == "flag":
+        return _("%(who)s has run out of time") % {"who": who}
     return str(kind)
 
 

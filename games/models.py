@@ -47,6 +47,10 @@ class Table(models.Model):
     rated = models.BooleanField(_("rated"), default=False)
     turn_seconds = models.PositiveIntegerField(_("seconds a turn"), default=30)
     bot_pace = models.CharField(_("bots' pace"), max_length=10, choices=BotPace.choices, default=BotPace.SECOND)
+    # A clock per player (games.clocks): the base time each seat starts with and the increment a move adds.
+    # None: the table plays the per-move timer of `turn_seconds` instead.
+    clock_base = models.PositiveIntegerField(_("base time in seconds"), null=True, blank=True)
+    clock_increment = models.PositiveIntegerField(_("increment in seconds"), default=0)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="owned_tables")
     status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN)
     created = models.DateTimeField(auto_now_add=True)
@@ -131,6 +135,14 @@ class Game(models.Model):
     # the same people and bots, and only their open sockets' count changes (games.services.seat_connected).
     # A process that read the seats at this version may use them again (games.selectors.game_seats).
     seats_version = models.PositiveIntegerField(default=0)
+    # A clock game (games.clocks; empty `clock_ms`: the per-move timer): each seat's remaining time in ms as
+    # it stood at `clock_since`, the seats whose clock has run since then, and the increment a move adds.
+    # `deadline` is then the moment the first running clock falls.
+    clock_ms = models.JSONField(default=list, blank=True)
+    clock_running = models.JSONField(default=list, blank=True)
+    clock_since = models.DateTimeField(null=True, blank=True)
+    clock_increment_ms = models.PositiveIntegerField(default=0)
+    flagged = models.PositiveSmallIntegerField(null=True, blank=True)  # the seat whose clock fell, if one did
 
     class Meta:
         ordering = ["-started"]
@@ -141,6 +153,10 @@ class Game(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status == GameStatus.FINISHED
+
+    @property
+    def has_clock(self) -> bool:
+        return bool(self.clock_ms)
 
 
 class ActionLog(models.Model):

@@ -5,7 +5,8 @@ broker that restarts empty (Redis keeps nothing on disk here), a worker killed b
 server process restarted with its in-process timers would otherwise leave a game waiting for ever. The
 sweep finds such games from what the database says and schedules their task again:
 
-- a turn timer whose deadline passed more than `slack_s` ago: `turn_timeout` for the current version;
+- a turn timer whose deadline passed more than `slack_s` ago: `turn_timeout` for the current version (in a
+  clock game the deadline is the first running clock's fall, so a lost fall is found the same way);
 - a bot (or autopiloted) seat the game has waited for longer than `bot_after_s`: `bot_move`;
 - a finished game without its result: `finalise_game`.
 
@@ -62,11 +63,13 @@ def stalled_games(
     # older than bot_after_s and that waits for a bot lost its bot's task. Only such games are loaded: the
     # last move is old when deadline <= now - bot_after_s + turn time, asked once for each turn time in use
     # (a handful), so that the comparison stays in the database on every backend.
-    turn_times = playing.order_by().values_list("table__turn_seconds", flat=True).distinct()
-    quiet = Q(pk__in=[])
+    # A clock game's deadline is its first clock's fall instead, and `clock_since` its last move's time.
+    per_move = playing.filter(clock_since__isnull=True)
+    turn_times = per_move.order_by().values_list("table__turn_seconds", flat=True).distinct()
+    quiet = Q(clock_since__isnull=False, clock_since__lte=now - datetime.timedelta(seconds=bot_after_s))
     for turn_seconds in turn_times:
         moved_before = now - datetime.timedelta(seconds=bot_after_s) + datetime.timedelta(seconds=turn_seconds)
-        quiet |= Q(table__turn_seconds=turn_seconds, deadline__lte=moved_before)
+        quiet |= Q(clock_since__isnull=True, table__turn_seconds=turn_seconds, deadline__lte=moved_before)
     for game in playing.filter(quiet).exclude(pk__in=timers).iterator(chunk_size=200):
         seats = game_seats(game)
         autopilot = list(game.autopilot)

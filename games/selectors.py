@@ -16,11 +16,13 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
 from django.utils import translation
+from django.utils import timezone
 
 from accounts.bot_names import bot_persona
 from accounts.models import User
 from games.aftermath import result_extras
 from games.cache import VersionedCache
+from games.clocks import Clocks, clock_text
 from games.engine import Rules, State, deal, public_view, redeal_allowed, seat_view
 from games.engine.deal import deck_text
 from games.logtext import log_lines
@@ -52,6 +54,11 @@ def _table_json(table: Table) -> dict[str, Any]:
         "status": table.status,
         "private": table.private,
         "turn_seconds": table.turn_seconds,
+        "clock": (
+            {"base": table.clock_base, "increment": table.clock_increment,
+             "text": clock_text(table.clock_base, table.clock_increment)}
+            if table.clock_base is not None else None
+        ),  # fmt: skip
         "password": table.has_password,
     }
 
@@ -133,7 +140,8 @@ def _log_entries(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
         for index, raw in enumerate(actions[start:], start=start)
     ]
     if game.surrendered is not None:
-        entries.append({"seq": len(actions), "seat": game.surrendered, "action": {"type": "surrender"}})
+        kind = "flag" if game.flagged is not None else "surrender"
+        entries.append({"seq": len(actions), "seat": game.surrendered, "action": {"type": kind}})
     return entries[-LOG_LINES:]
 
 
@@ -149,6 +157,7 @@ def _result_json(game: Game, result: Result | None) -> dict[str, Any] | None:
         "salt": game.salt,
         "commitment": game.commitment,
         "voided_deals": _voided_deals(game),
+        "flagged": game.flagged,
     }
 
 
@@ -196,6 +205,7 @@ def view_common(*, game: Game, seats: Sequence[Seat], state: State, result: Resu
         ],
         "waiting": waiting_seats(state) if playing else [],
         "deadline": _iso(game.deadline) if playing and game.deadline is not None else None,
+        "clocks": _clocks_json(game),
         "commitment": game.commitment,
         "log_entries": _log_entries(game, names),
         "names": names,
@@ -207,6 +217,24 @@ def view_common(*, game: Game, seats: Sequence[Seat], state: State, result: Resu
         "redeals": [{"seat": voided["seat"], "suit": voided["suit"]} for voided in game.redeals],
         # Whether a redeal may still be asked (before the first move); view_for_seat says if this seat may.
         "redeal_open": playing and bool(game.rules.get("redeal_five_same_suit")) and not game.record.get("actions"),
+    }
+
+
+def _clocks_json(game: Game) -> dict[str, Any] | None:
+    """A clock game's clocks as they stand now (public: every reader sees every clock): each seat's
+    remaining time at `at` (the server's time), the seats whose clock runs, the increment, and the seat
+    whose clock fell. None at a table of the per-move timer."""
+    if not game.clock_ms or game.clock_since is None:
+        return None
+    now = timezone.now()
+    clocks = Clocks(remaining_ms=tuple(game.clock_ms), running=tuple(game.clock_running), since=game.clock_since)
+    playing = game.status == GameStatus.PLAYING
+    return {
+        "remaining_ms": [max(0, left) for left in (clocks.at(now) if playing else clocks.remaining_ms)],
+        "running": list(clocks.running) if playing else [],
+        "at": _iso(now),
+        "increment_ms": game.clock_increment_ms,
+        "flagged": game.flagged,
     }
 
 
@@ -336,7 +364,8 @@ def game_log_lines(*, game: Game, language: str) -> list[dict[str, Any]]:
         for index, raw in enumerate(game.record.get("actions", []))
     ]  # fmt: skip
     if game.surrendered is not None:
-        entries.append({"seq": len(entries), "seat": game.surrendered, "action": {"type": "surrender"}})
+        kind = "flag" if game.flagged is not None else "surrender"
+        entries.append({"seq": len(entries), "seat": game.surrendered, "action": {"type": kind}})
     return log_lines(entries, names, language)
 
 

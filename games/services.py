@@ -41,6 +41,9 @@ from accounts.services import bot_account_ensure, ledger_record
 from games import hooks
 from games.botplay import AUTOPILOT_LEVEL, bot_action
 from games.broadcast import send_game, send_lobby
+from games.clocks import (
+    MAX_BASE_SECONDS, MAX_INCREMENT_SECONDS, MIN_BASE_SECONDS, Clocks, clocks_after_move, clocks_start,
+)
 from games.engine import (
     Action, EngineError, IllegalAction, MalformedRecord, Record, Rules, State, action_from_json, deal, places, play,
     settlement, verify_commitment,
@@ -134,7 +137,11 @@ def table_create(
     turn_seconds: int = 30,
     name: str = "",
     bot_pace: str = BotPace.SECOND,
+    clock_base: int | None = None,
+    clock_increment: int = 0,
 ) -> Table:
+    """Open a table. `clock_base` (seconds) gives each player a clock of that base time and `clock_increment`
+    seconds more after each of his moves (games.clocks); without it the per-move timer of `turn_seconds` runs."""
     if owner.is_bot:
         raise ValidationError(_("A bot cannot open a table."))
     if not 2 <= seats <= rules.max_players:
@@ -149,6 +156,7 @@ def table_create(
         raise ValidationError(_("A turn lasts %(least)s seconds at least.") % {"least": MIN_TURN_SECONDS})
     if bot_pace not in BotPace.values:
         raise ValidationError(_("Unknown bots' pace %(pace)s.") % {"pace": bot_pace})
+    clock_check(base_seconds=clock_base, increment_seconds=clock_increment)
     table = Table.objects.create(
         name=name.strip()[:60],
         rules=rules.to_dict(),
@@ -160,6 +168,8 @@ def table_create(
         rated=rated,
         turn_seconds=turn_seconds,
         bot_pace=bot_pace,
+        clock_base=clock_base,
+        clock_increment=clock_increment if clock_base is not None else 0,
         owner=owner,
     )
     Seat.objects.bulk_create([Seat(table=table, number=number) for number in range(seats)])
@@ -344,8 +354,11 @@ def game_start(*, table: Table, by: User | None = None, first_attacker: int | No
     table.status = TableStatus.PLAYING
     table.save(update_fields=["status"])
     state = state_of(game)
+    timer_in: float | None = float(table.turn_seconds)
+    if table.clock_base is not None:
+        timer_in = _clock_start(game=game, table=table, state=state, now=now)
     _lobby_changed()
-    _after_commit(game=game, seats=seats, state=state, timer_in=float(table.turn_seconds))
+    _after_commit(game=game, seats=seats, state=state, timer_in=timer_in)
     return game
 
 
@@ -377,6 +390,8 @@ def game_start_reserved(
     turn_seconds: int = 30,
     name: str = "",
     first_attacker: int | None = None,
+    clock_base: int | None = None,
+    clock_increment: int = 0,
 ) -> Game:
     """Open a table whose seats are taken at once by the named accounts, in seat order, and deal: a
     scheduled game such as a tournament's. A bot account plays its own seat at its own level (one bot
@@ -385,7 +400,8 @@ def game_start_reserved(
     if len(set(people)) != len(people):
         raise ValidationError(_("A player cannot take two seats at one table."))
     table = table_create(
-        owner=owner, rules=rules, seats=len(players), rated=rated, turn_seconds=turn_seconds, name=name
+        owner=owner, rules=rules, seats=len(players), rated=rated, turn_seconds=turn_seconds, name=name,
+        clock_base=clock_base, clock_increment=clock_increment,
     )
     for number, player in enumerate(players):
         Seat.objects.filter(table=table, number=number).update(user=player, bot_level=player.bot_level or "")
@@ -483,6 +499,8 @@ def _record_action(
         game.deadline = None
     else:
         game.deadline = now + datetime.timedelta(seconds=_turn_seconds(game))
+    if game.clock_ms:
+        _clock_after_move(game, mover=seat, running=waiting_seats(state), now=now)
     return logged
 
 
@@ -507,6 +525,7 @@ def _arm_timer(game: Game, now: datetime.datetime) -> float | None:
 # What a change of a game being played writes of its row.
 GAME_CHANGED_FIELDS = (
     "record", "seq", "status", "finished", "deadline", "timer_at", "timeouts", "autopilot", "surrendered",
+    "clock_ms", "clock_running", "clock_since", "flagged",
 )  # fmt: skip
 LOG_FIELDS = ("game", "seq", "seat", "action", "at", "by_timer", "by_autopilot")
 
@@ -600,6 +619,11 @@ def _after_commit(*, game: Game, seats: Sequence[Seat], state: State, timer_in: 
     bot_in = 0.0 if announcing or not bot_waiting else bot_countdown(
         pace=_bot_pace(game), level=_first_bot_level(seats, bot_waiting)
     )
+    if bot_in and game.clock_ms:
+        # A clock game: the bot's clock runs while it waits, so its pace is a courtesy that never loses it the
+        # game on time; it waits at most a twentieth of what it has left.
+        left_ms = min((game.clock_ms[seat] for seat in bot_waiting if seat < len(game.clock_ms)), default=0)
+        bot_in = min(bot_in, left_ms / 1000 / 20)
 
     def deliver() -> None:
         sent_game, sent_seats, sent_state = snapshot
@@ -667,6 +691,9 @@ def game_submit_action(*, game_id: int, user: User, action: dict[str, Any], seq:
     seats = game_seats(game)
     seat = _seat_of(game, seats, user)
     _check_playing(game, seq)
+    fallen = _clock_fallen(game)
+    if fallen is not None:
+        return _clock_flag(game=game, seats=seats, seat=fallen)
     if not isinstance(action, dict):
         raise GameActionError("malformed", "an action must be an object")
     try:
@@ -702,6 +729,8 @@ def game_timeout(*, game_id: int, seq: int) -> Game | None:
         if seq < game.seq:
             _timer_of_current_version(game)
         return None
+    if game.clock_ms:
+        return _clock_timer_fired(game)
     seats = game_seats(game)
     state = state_of(game).copy()
     timeouts, autopilot = list(game.timeouts), list(game.autopilot)
@@ -771,6 +800,9 @@ def _apply_bot_action(*, game_id: int, seq: int, seat: int, action: Action, by_a
     game = _locked_game(game_id)
     if game.status != GameStatus.PLAYING or game.seq != seq:
         return None
+    fallen = _clock_fallen(game)
+    if fallen is not None:
+        return _clock_flag(game=game, seats=game_seats(game), seat=fallen)
     state = state_of(game).copy()
     try:
         play(state, seat, action)
@@ -795,12 +827,20 @@ def game_surrender(*, game_id: int, user: User, seq: int | None = None) -> Game:
     seats = game_seats(game)
     seat = _seat_of(game, seats, user)
     _check_playing(game, seq)
+    return _end_by_surrender(game=game, seats=seats, seat=seat)
+
+
+def _end_by_surrender(*, game: Game, seats: Sequence[Seat], seat: int) -> Game:
+    """End the locked game with `seat` as the durak (his team losing): a surrender, or his clock's fall."""
     state = state_of(game)
+    now = timezone.now()
     game.surrendered = seat
     game.seq += 1
     game.status = GameStatus.FINISHED
-    game.finished = timezone.now()
+    game.finished = now
     game.deadline = None
+    if game.clock_ms:
+        _clock_after_move(game, mover=None, running=[], now=now)
     timer_in = _save_game(game, state)
     _after_commit(game=game, seats=seats, state=state, timer_in=timer_in)
     return game
@@ -836,11 +876,98 @@ def game_redeal(*, game_id: int, user: User, seq: int | None = None) -> Game:
     game.deadline = now + datetime.timedelta(seconds=_turn_seconds(game))
     game.timeouts = [0] * game.players
     fresh = state_of(game)
+    if game.clock_ms:
+        _clock_after_move(game, mover=None, running=waiting_seats(fresh), now=now)
     timer_in = _arm_timer(game, now)
     game.save(update_fields=["record", "seq", "seed", "salt", "commitment", "redeals", "deadline", "timer_at",
-                             "timeouts"])  # fmt: skip
+                             "timeouts", *CLOCK_FIELDS])  # fmt: skip
     _after_commit(game=game, seats=seats, state=fresh, timer_in=timer_in)
     return game
+
+
+# --- clocks (games.clocks) ------------------------------------------------------------------------
+# A clock game keeps each seat's remaining time on its row (Game.clock_ms as at clock_since, the seats
+# whose clock runs in clock_running); every change under the row lock charges the running clocks, and the
+# game's `deadline` is the moment the first running clock falls, so the turn timer's task, its version
+# check and the sweep of games.recovery serve the clocks unchanged. A fall ends the game as a surrender.
+
+CLOCK_FIELDS = ("clock_ms", "clock_running", "clock_since", "flagged")
+
+
+def clock_check(*, base_seconds: int | None, increment_seconds: int) -> None:
+    """Refuse a clock setting out of range; each error under its field's name (`clock_base`,
+    `clock_increment`), so that a form shows it beside the field. No base: no clock, nothing to check."""
+    if base_seconds is None:
+        return
+    errors: dict[str, Any] = {}
+    if isinstance(base_seconds, bool) or not MIN_BASE_SECONDS <= base_seconds <= MAX_BASE_SECONDS:
+        errors["clock_base"] = _("The base time is %(least)s seconds to %(most)s minutes.") % {
+            "least": MIN_BASE_SECONDS, "most": MAX_BASE_SECONDS // 60,
+        }  # fmt: skip
+    if isinstance(increment_seconds, bool) or not 0 <= increment_seconds <= MAX_INCREMENT_SECONDS:
+        errors["clock_increment"] = _("The increment is 0 to %(most)s seconds a move.") % {
+            "most": MAX_INCREMENT_SECONDS
+        }
+    if errors:
+        raise ValidationError(errors)
+
+
+def _clocks_of(game: Game) -> Clocks:
+    assert game.clock_since is not None
+    return Clocks(remaining_ms=tuple(game.clock_ms), running=tuple(game.clock_running), since=game.clock_since)
+
+
+def _clocks_store(game: Game, clocks: Clocks) -> None:
+    game.clock_ms = list(clocks.remaining_ms)
+    game.clock_running = list(clocks.running)
+    game.clock_since = clocks.since
+    if game.status == GameStatus.PLAYING:
+        game.deadline = clocks.falls_at()
+
+
+def _clock_start(*, game: Game, table: Table, state: State, now: datetime.datetime) -> float | None:
+    """The new game's clocks: every seat the base time, the first waited seat's running; the timer armed
+    for its fall (the countdown to schedule)."""
+    assert table.clock_base is not None
+    game.clock_increment_ms = table.clock_increment * 1000
+    _clocks_store(game, clocks_start(players=game.players, base_seconds=table.clock_base,
+                                     running=waiting_seats(state), now=now))  # fmt: skip
+    game.timer_at = None
+    timer_in = _arm_timer(game, now)
+    game.save(update_fields=["deadline", "timer_at", "clock_increment_ms", *CLOCK_FIELDS])
+    return timer_in
+
+
+def _clock_after_move(game: Game, *, mover: int | None, running: Sequence[int], now: datetime.datetime) -> None:
+    """Charge the running clocks up to `now`, give `mover` his increment (if his clock ran) and run the
+    clocks of `running` from now on; the deadline becomes the first fall."""
+    moved = clocks_after_move(_clocks_of(game), mover=mover, increment_ms=game.clock_increment_ms, running=running,
+                              now=now)  # fmt: skip
+    _clocks_store(game, moved)
+
+
+def _clock_fallen(game: Game) -> int | None:
+    """The running seat whose clock is out now (the locked game), or None (no clock, or time left)."""
+    if not game.clock_ms or game.status != GameStatus.PLAYING or game.clock_since is None:
+        return None
+    return _clocks_of(game).fallen(timezone.now())
+
+
+def _clock_flag(*, game: Game, seats: Sequence[Seat], seat: int) -> Game:
+    """`seat`'s clock fell: he is the durak, as if he had surrendered; `Game.flagged` says it was the clock."""
+    game.flagged = seat
+    return _end_by_surrender(game=game, seats=seats, seat=seat)
+
+
+def _clock_timer_fired(game: Game) -> Game | None:
+    """The timer of a clock game's current version fired (the game locked): the seat whose clock is out
+    loses. A timer that came before the fall (a rounded countdown) schedules the fall's timer again."""
+    fallen = _clock_fallen(game)
+    if fallen is None:
+        game.timer_at = None
+        _timer_of_current_version(game)
+        return None
+    return _clock_flag(game=game, seats=game_seats(game), seat=fallen)
 
 
 # --- finishing ------------------------------------------------------------------------------------
@@ -913,7 +1040,8 @@ def game_finalise(*, game_id: int) -> Result:
         places=groups,
         epaulettes=outcome["epaulettes"],
         chips=chips,
-        surrendered=game.surrendered,
+        # A fall of the clock ends the game as a surrender does, but he did not give up (the view's `flagged`).
+        surrendered=game.surrendered if game.flagged is None else None,
     )
     seats = game_seats(game)
     entries: list[tuple[User | int, int, str]] = []

@@ -153,6 +153,8 @@ def table_create(request: HttpRequest) -> HttpResponse:
                 turn_seconds=data["turn_seconds"],
                 name=data["name"],
                 bot_pace=data["bot_pace"],
+                clock_base=data["clock_base_seconds"],
+                clock_increment=data["clock_increment_seconds"],
             )
         except ValidationError as error:
             form.add_error(None, error)
@@ -358,6 +360,8 @@ def client_strings() -> dict[str, Any]:
         "showed_trump": _("showed a trump"),
         "passed": _("passed"),
         "seconds_left": _("time left: %(s)s"),
+        "clock_of": _("clock of %(name)s"),
+        "out_of_time": _("out of time"),
         "table_empty": _("The table is empty."),
         "no_trump": _("no trump"),
         "card_back": _("a card face down"),
@@ -465,6 +469,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "stake": detail["stake"],
         "rated": detail["rated"],
         "turn_seconds": detail["turn_seconds"],
+        "clock": detail["clock"]["text"] if detail["clock"] else None,
     }
     return render(request, "games/game.html", context)
 

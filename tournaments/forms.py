@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.engine import MalformedRecord, Rules
-from games.forms import DECK_CHOICES, FIRST_BOUT_LIMIT_CHOICES, PRESET_CHOICES, THROW_IN_CHOICES, TURN_SECONDS_CHOICES
+from games.forms import ClockFields, DECK_CHOICES, FIRST_BOUT_LIMIT_CHOICES, PRESET_CHOICES, THROW_IN_CHOICES, TURN_SECONDS_CHOICES
 from ratings.models import RatingPool
 from tournaments.models import Format, NoShow, Seating, Tournament, TournamentStatus
 from tournaments.pairing import TieBreak
@@ -46,7 +46,7 @@ class DateTimeInput(forms.DateTimeInput):
         super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
 
 
-class TournamentCreateForm(forms.Form):
+class TournamentCreateForm(ClockFields):
     name = forms.CharField(label=_("Name"), max_length=100)
     description = forms.CharField(label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
     rating_pool = forms.ModelChoiceField(
@@ -137,6 +137,7 @@ class TournamentCreateForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        self.clean_clock(data)
         if self.errors:
             return data
         if data["rating_pool"] is None:
@@ -165,7 +166,8 @@ class TournamentCreateForm(forms.Form):
             "points_draw": data["points_draw"], "place_points": data["place_points"], "tiebreaks": data["tiebreaks"],
             "registration_opens": data["registration_opens"], "registration_closes": data["registration_closes"],
             "starts_at": data["starts_at"], "round_interval": data["round_interval"],
-            "turn_seconds": data["turn_seconds"], "grace_seconds": data["grace_seconds"], "no_show": data["no_show"],
+            "turn_seconds": data["turn_seconds"], "clock_base": data["clock_base_seconds"],
+            "clock_increment": data["clock_increment_seconds"], "grace_seconds": data["grace_seconds"], "no_show": data["no_show"],
             "capacity": data["capacity"], "bots_allowed": data["bots_allowed"], "auto_advance": data["auto_advance"],
             "qualifier": data["qualifier"], "qualify_count": data["qualify_count"] or 0,
         }  # fmt: skip

@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games.clocks import clock_text
 from ratings.elo import INITIAL_RATING
 
 
@@ -70,6 +71,9 @@ class Tournament(models.Model):
     starts_at = models.DateTimeField(_("starts at"))
     round_interval = models.PositiveIntegerField(_("seconds between rounds"), default=60)
     turn_seconds = models.PositiveIntegerField(_("seconds a turn"), default=30)
+    # A clock per player for every game of the tournament (games.clocks); None: the per-move timer.
+    clock_base = models.PositiveIntegerField(_("base time in seconds"), null=True, blank=True)
+    clock_increment = models.PositiveIntegerField(_("increment in seconds"), default=0)
     grace_seconds = models.PositiveIntegerField(_("seconds to take one's seat"), default=300)
     capacity = models.PositiveIntegerField(_("most entrants"), null=True, blank=True)
     bots_allowed = models.BooleanField(_("bots may enter"), default=True)
@@ -99,6 +103,11 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def clock_setting(self) -> str | None:
+        """The clock its games are played with, as players write it ("3+2"); None: the per-move timer."""
+        return clock_text(self.clock_base, self.clock_increment) if self.clock_base is not None else None
 
     @property
     def rated(self) -> bool:

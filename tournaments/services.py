@@ -199,6 +199,8 @@ def tournament_create(
     registration_closes: datetime.datetime | None = None,
     round_interval: int = 60,
     turn_seconds: int = 30,
+    clock_base: int | None = None,
+    clock_increment: int = 0,
     grace_seconds: int = 300,
     capacity: int | None = None,
     bots_allowed: bool = True,
@@ -268,6 +270,10 @@ def tournament_create(
         problems.append(str(_("Registration opens, then closes, no later than the start.")))
     if not game_services.MIN_TURN_SECONDS <= turn_seconds <= game_services.MAX_TURN_SECONDS:
         problems.append(str(_("A turn lasts %(least)s seconds at least.") % {"least": game_services.MIN_TURN_SECONDS}))
+    try:
+        game_services.clock_check(base_seconds=clock_base, increment_seconds=clock_increment)
+    except ValidationError as error:
+        problems.extend(str(message) for message in error.messages)
     if round_interval < 0 or grace_seconds < 0:
         problems.append(str(_("Times cannot be negative.")))
     if capacity is not None and capacity < MIN_ENTRANTS[Seating(seating)]:
@@ -291,7 +297,8 @@ def tournament_create(
         table_size=table_size, team_size=team_size, games_per_pairing=games_per_pairing, points_win=points_win,
         points_draw=points_draw, place_points=places, tiebreaks=order, registration_opens=registration_opens,
         registration_closes=registration_closes, starts_at=starts_at, round_interval=round_interval,
-        turn_seconds=turn_seconds, grace_seconds=grace_seconds, capacity=capacity, bots_allowed=bots_allowed,
+        turn_seconds=turn_seconds, clock_base=clock_base,
+        clock_increment=clock_increment if clock_base is not None else 0, grace_seconds=grace_seconds, capacity=capacity, bots_allowed=bots_allowed,
         no_show=no_show, auto_advance=auto_advance, qualifier=qualifier,
         qualify_count=qualify_count if qualifier is not None else 0,
     )  # fmt: skip
@@ -776,7 +783,8 @@ def _start_next_game(tournament: Tournament, pairing: Pairing, seats: Sequence[P
     game = game_services.game_start_reserved(
         owner=tournament.director, rules=Rules.from_dict(tournament.rules), players=[one for one in players if one],
         rated=tournament.rated,
-        turn_seconds=tournament.turn_seconds,
+        turn_seconds=tournament.turn_seconds, clock_base=tournament.clock_base,
+        clock_increment=tournament.clock_increment,
         name=f"{tournament.name[:40]} · {round_number}.{pairing.board}" + (f" · {number}" if tournament.games_per_pairing > 1 else ""),
         first_attacker=first_attacker_seat(number, len(players)),
     )  # fmt: skip
