@@ -152,6 +152,7 @@ EXPECTED_STATUS: dict[str, tuple[int, int, int, int, int]] = {
     "bots/account/": (302, 405, 405, 405, 405),
     "bots/tokens/": (302, 200, 200, 200, 200),
     "bots/tokens/<int:token_id>/revoke/": (302, 405, 405, 405, 405),
+    "favicon.ico": (301, 301, 301, 301, 301),
     "healthz": (200, 200, 200, 200, 200),
     "language/": (405, 405, 405, 405, 405),
     "play/": (200, 200, 200, 200, 200),
