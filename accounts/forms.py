@@ -23,5 +23,5 @@ class SignUpForm(UserCreationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("display_name", "country", "preferred_language")
+        fields = ("display_name", "country", "preferred_language", "sound_muted")
         help_texts = {"display_name": _("Shown at tables and in standings; your username if left empty.")}

@@ -1,0 +1,380 @@
+"""The game page's sound and attention in real Chromium against Daphne (static/games/sound.js, attention.js):
+the cues a game against a bot plays after the first gesture (and none before it), the mute switch kept for the
+account and, logged out, in the browser, the "Your move · Durak" title and favicon marker of a hidden tab, the
+notification asked for with "Notify me", the clock's cue, and the header's switches at a phone's and a desktop's
+size in both languages (BROWSER_SCREENSHOT_DIR set: their screenshots).
+
+Headless Chromium may have no audio device: window.durakSound counts a cue when it is triggered and not muted,
+and says whether its AudioContext runs and how many cues went into it."""
+
+from __future__ import annotations
+
+import os
+import re
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from accounts.models import User
+from games import services
+from games.engine import Rules
+from games.models import Game
+from tests.e2e.test_play_a_game import DESKTOP, PHONE, SCREENSHOT_DIR, _one_move, _play_until_result, browser
+from tests.e2e.test_redeal import PASSWORD, _in_thread
+from tests.games.factories import person
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+__all__ = ["browser"]  # a fixture used by the tests below
+
+PODKIDNOY = {"preset": "podkidnoy"}
+LAPTOP: ViewportSize = {"width": 1366, "height": 768}
+
+
+def _no_turn_timer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games are dealt in the test's process, whose in-process runner would fire their first turn timer;
+    Daphne, which runs every later move, keeps its own."""
+    from games import tasks
+
+    monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: None)
+
+
+def _against_the_bot(name: str, *, turn_seconds: int = 900) -> Game:
+    """A heads-up game of `name` (seat 0, leading) against the easy bot; the bot moves in Daphne."""
+    player = User.objects.filter(username=name).first() or person(name)
+    bot = services.bot_account_for("easy")
+    return services.game_start_reserved(
+        owner=player,
+        rules=Rules.from_dict(PODKIDNOY),
+        players=[player, bot],
+        turn_seconds=turn_seconds,
+        name=f"{name} against the bot",
+        first_attacker=0,
+    )
+
+
+@pytest.fixture
+def bot_games(monkeypatch: pytest.MonkeyPatch, live_server_url: str) -> list[Game]:
+    """Two games of sound-player against the bot (made before the browser starts: Playwright's sync API runs
+    an event loop, and Django refuses database calls from a thread that has one)."""
+    _no_turn_timer(monkeypatch)
+    return [_against_the_bot("sound-player"), _against_the_bot("sound-player")]
+
+
+def _log_in(page: Page, url: str, name: str, locale: str = "en-GB") -> None:
+    """Log in through the form, then take the browser's language with the header's switch (logging in set
+    the account's, English)."""
+    page.goto(f"{url}/accounts/log-in/")
+    page.locator("#id_username").fill(name)
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("main form.stacked button[type=submit]").click()
+    expect(page.locator(".account-nav .profile-link")).to_be_visible()
+    language = locale[:2]
+    if page.locator("html").get_attribute("lang") != language:
+        page.locator(f".language-switch button[value={language}]").click()
+        expect(page.locator("html")).to_have_attribute("lang", language)
+
+
+def _open(page: Page, url: str, game: Game) -> None:
+    page.goto(f"{url}/play/game/{game.pk}/")
+    expect(page.locator("[data-part=connection]")).to_have_text(re.compile("Connected|Подключено"))
+    page.wait_for_function("window.durakTable && window.durakTable.message && window.durakSound")
+
+
+def _gesture(page: Page) -> None:
+    """A click on the page where it changes nothing: the rules line under the header."""
+    page.locator(".rules-words").click()
+
+
+def _played(page: Page) -> list[str]:
+    return list(page.evaluate("[...window.durakSound.played]"))
+
+
+def _errors_of(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def _send_first_legal(page: Page) -> None:
+    """A move sent by the page's script, not by a gesture: the first legal action of the view."""
+    page.wait_for_function("(window.durakTable.message.view.legal || []).length > 0")
+    seq = page.evaluate("window.durakTable.message.seq")
+    page.evaluate("window.durakTable.sendAction(window.durakTable.message.view.legal[0])")
+    page.wait_for_function(f"window.durakTable.message.seq > {seq}")
+
+
+def _expected_end(result: dict, seat: int) -> str:
+    if result["outcome"] == "draw":
+        return "end-draw"
+    return "end-durak" if result["durak"] == seat or seat in (result.get("losing_team") or []) else "end-won"
+
+
+def test_a_game_against_the_bot_sounds_its_cues_after_the_first_gesture_and_none_before(
+    bot_games: list[Game], live_server_url: str, browser: Browser
+) -> None:
+    page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
+    errors = _errors_of(page)
+    _log_in(page, live_server_url, "sound-player")
+    _open(page, live_server_url, bot_games[0])
+    assert page.evaluate("window.durakSound.unlocked") is False
+
+    # Moves made before any gesture (sent by script): the bot answers, it becomes the player's move again,
+    # and nothing is played, nor is any AudioContext made.
+    _send_first_legal(page)
+    page.wait_for_function("window.durakTable.message.waiting.includes(0)", timeout=20_000)
+    assert _played(page) == []
+    assert page.evaluate("window.durakSound.audioState") == "none"
+
+    # The first gesture opens the page's audio; the bot's next answers are heard.
+    _gesture(page)
+    assert page.evaluate("window.durakSound.unlocked") is True
+    page.wait_for_function("window.durakSound.audioState === 'running'", timeout=5_000)
+    _play_until_result(page)
+    page.wait_for_function(
+        "window.durakTable.message.result && window.durakSound.played.some(c => c.startsWith('end'))"
+    )
+    played = _played(page)
+    result = page.evaluate("window.durakTable.message.result")
+
+    assert played.count("card") >= 2, played
+    assert played.count("your-move") >= 2, played
+    assert {"beaten", "take"} & set(played), played
+    ends = [cue for cue in played if cue.startswith("end")]
+    assert ends == [_expected_end(result, 0)], played
+    # Every cue went into the page's running AudioContext.
+    assert page.evaluate("window.durakSound.scheduled") == len(played)
+    assert errors == [], f"the page's script failed: {errors}"
+
+
+def test_the_mute_switch_holds_for_the_account_across_a_reload_and_another_games_page(
+    bot_games: list[Game], live_server_url: str, browser: Browser
+) -> None:
+    first, second = bot_games
+    page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
+    errors = _errors_of(page)
+    _log_in(page, live_server_url, "sound-player")
+    _open(page, live_server_url, first)
+    mute = page.locator("[data-part=mute]")
+    expect(mute).to_have_attribute("aria-pressed", "false")
+    expect(mute).to_have_text("Mute")
+
+    with page.expect_response(lambda response: response.url.endswith("/accounts/sound/")) as answer:
+        mute.click()
+    assert answer.value.status == 200 and answer.value.json() == {"muted": True}
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    assert _in_thread(lambda: User.objects.get(username="sound-player").sound_muted) is True
+
+    page.reload()
+    page.wait_for_function("window.durakSound")
+    expect(mute).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("window.durakSound.muted") is True
+
+    # Another game's page starts muted, read from the server (this browser's storage holds nothing).
+    _open(page, live_server_url, second)
+    expect(page.locator("[data-part=mute]")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("window.localStorage.getItem('durak.sound.muted')") is None
+    # Muted, moves made by clicks (gestures) and the bot's answers count nothing.
+    for _ in range(3):
+        seq = page.evaluate("window.durakTable.message.seq")
+        page.wait_for_function("window.durakTable.message.waiting.includes(0)", timeout=20_000)
+        assert _one_move(page)
+        page.wait_for_function(f"window.durakTable.message.seq > {seq}")
+    page.wait_for_function("window.durakTable.message.waiting.includes(0)", timeout=20_000)
+    assert page.evaluate("window.durakSound.unlocked") is True
+    assert _played(page) == []
+
+    # Sound on again: the next move is heard, and the account keeps it.
+    with page.expect_response(lambda response: response.url.endswith("/accounts/sound/")):
+        page.locator("[data-part=mute]").click()
+    expect(page.locator("[data-part=mute]")).to_have_attribute("aria-pressed", "false")
+    assert _in_thread(lambda: User.objects.get(username="sound-player").sound_muted) is False
+    assert _one_move(page)
+    page.wait_for_function("window.durakSound.played.length > 0", timeout=20_000)
+    assert errors == [], f"the page's script failed: {errors}"
+
+
+def test_a_refused_save_puts_the_switch_back_and_says_so(
+    bot_games: list[Game], live_server_url: str, browser: Browser
+) -> None:
+    page = browser.new_context(viewport=DESKTOP, locale="ru-RU").new_page()
+    _log_in(page, live_server_url, "sound-player", "ru-RU")
+    _open(page, live_server_url, bot_games[0])
+    # A forged token: the server refuses (403, Django's CSRF page) and the switch goes back.
+    page.route(
+        "**/accounts/sound/", lambda route: route.continue_(headers={**route.request.headers, "x-csrftoken": "forged"})
+    )
+    with page.expect_response(lambda response: response.url.endswith("/accounts/sound/")) as answer:
+        page.locator("[data-part=mute]").click()
+    assert answer.value.status == 403
+    expect(page.locator("[data-part=mute]")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("[data-part=sound-note]")).to_have_text("Настройка звука не сохранилась; попробуйте ещё раз.")
+    assert _in_thread(lambda: User.objects.get(username="sound-player").sound_muted) is False
+
+
+def test_a_logged_out_spectator_keeps_the_switch_in_the_browser(
+    bot_games: list[Game], live_server_url: str, browser: Browser
+) -> None:
+    first, second = bot_games
+    player = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
+    _log_in(player, live_server_url, "sound-player")
+    _open(player, live_server_url, second)
+
+    page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
+    errors = _errors_of(page)
+    _open(page, live_server_url, first)
+    assert page.evaluate("window.durakTable.message.seat") is None
+    expect(page.locator("[data-part=notify]")).to_be_hidden()  # a spectator has no move to be told of
+    page.locator("[data-part=mute]").click()  # no request: kept in this browser
+    expect(page.locator("[data-part=mute]")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("window.localStorage.getItem('durak.sound.muted')") == "true"
+
+    page.reload()
+    page.wait_for_function("window.durakSound")
+    expect(page.locator("[data-part=mute]")).to_have_attribute("aria-pressed", "true")
+    _open(page, live_server_url, second)
+    expect(page.locator("[data-part=mute]")).to_have_attribute("aria-pressed", "true")
+    _gesture(page)  # heard from now on, were it not muted
+    _send_first_legal(player)  # the player leads, the bot answers
+    page.wait_for_function("window.durakTable.message.seq >= 2", timeout=20_000)
+    assert _played(page) == []
+
+    page.locator("[data-part=mute]").click()
+    expect(page.locator("[data-part=mute]")).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate("window.localStorage.getItem('durak.sound.muted')") == "false"
+    player.wait_for_function("window.durakTable.message.waiting.includes(0)", timeout=20_000)
+    _send_first_legal(player)
+    page.wait_for_function("window.durakSound.played.length > 0", timeout=20_000)
+    assert set(_played(page)) <= {"card", "cover", "take", "beaten", "transfer", "end"}
+    assert _in_thread(lambda: User.objects.get(username="sound-player").sound_muted) is False
+    assert errors == [], f"the page's script failed: {errors}"
+
+
+HIDE_SCRIPT = """
+(hidden) => {
+  Object.defineProperty(document, "visibilityState", {configurable: true, get: () => hidden ? "hidden" : "visible"});
+  Object.defineProperty(document, "hidden", {configurable: true, get: () => hidden});
+  document.dispatchEvent(new Event("visibilitychange"));
+}
+"""
+
+RECORD_NOTIFICATIONS = """
+window.shownNotifications = [];
+class RecordedNotification {
+  static permission = "granted";
+  static requestPermission() { return Promise.resolve("granted"); }
+  constructor(title, options) { window.shownNotifications.push({title, body: options.body}); this.closed = false; }
+  addEventListener() {}
+  close() { this.closed = true; window.shownNotifications.at(-1).closed = true; }
+}
+window.Notification = RecordedNotification;
+"""
+
+
+@pytest.mark.parametrize(("locale", "title"), [("en-GB", "Your move · Durak"), ("ru-RU", "Ваш ход · Дурак")])
+def test_a_hidden_tab_says_your_move_in_its_title_and_favicon_and_notifies(
+    bot_games: list[Game], live_server_url: str, browser: Browser, locale: str, title: str
+) -> None:
+    context = browser.new_context(viewport=DESKTOP, locale=locale)
+    context.add_init_script(RECORD_NOTIFICATIONS)
+    page = context.new_page()
+    errors = _errors_of(page)
+    _log_in(page, live_server_url, "sound-player", locale)
+    first, second = bot_games
+    _open(page, live_server_url, first)
+    normal = page.title()
+    assert normal.startswith(("Game", "Игра"))
+
+    notify = page.locator("[data-part=notify]")
+    expect(notify).to_be_visible()
+    expect(notify).to_have_attribute("aria-pressed", "false")
+    notify.click()
+    expect(notify).to_have_attribute("aria-pressed", "true")
+
+    # Hidden, the player leads; the bot answers, and it is the player's move again.
+    page.evaluate(HIDE_SCRIPT, True)
+    _send_first_legal(page)
+    page.wait_for_function("window.durakTable.message.waiting.includes(0)", timeout=20_000)
+    expect(page).to_have_title(title)
+    icon = page.locator("link[data-attention-icon]")
+    assert icon.get_attribute("data-marked") == "true"
+    assert (icon.get_attribute("href") or "").startswith("data:image/png")
+    shown = page.evaluate("window.shownNotifications")
+    ending = ": it is your move." if locale == "en-GB" else ": ваш ход."
+    assert len(shown) == 1 and shown[0]["body"] == ("Game " if locale == "en-GB" else "Игра ") + f"{first.pk}{ending}"
+
+    # Seen again: the title, the favicon and the notification go back.
+    page.evaluate(HIDE_SCRIPT, False)
+    expect(page).to_have_title(normal)
+    assert icon.get_attribute("data-marked") == "false"
+    assert page.evaluate("window.shownNotifications[0].closed") is True
+
+    # Visible when the bot answers the next move: nothing to call back.
+    _send_first_legal(page)
+    page.wait_for_function(
+        "window.durakTable.message.waiting.includes(0) || !!window.durakTable.message.result", timeout=20_000
+    )
+    assert page.title() == normal
+
+    # Another game, hidden: the player's move comes, and making it (still hidden) puts the title back.
+    _open(page, live_server_url, second)
+    normal = page.title()
+    page.evaluate(HIDE_SCRIPT, True)
+    _send_first_legal(page)
+    page.wait_for_function("window.durakTable.message.waiting.includes(0)", timeout=20_000)
+    expect(page).to_have_title(title)
+    page.evaluate("window.durakTable.sendAction(window.durakTable.message.view.legal[0])")
+    expect(page).to_have_title(normal)
+    assert page.locator("link[data-attention-icon]").get_attribute("data-marked") == "false"
+    assert errors == [], f"the page's script failed: {errors}"
+
+
+@pytest.fixture
+def short_clock_game(monkeypatch: pytest.MonkeyPatch, live_server_url: str) -> Game:
+    """sound-clock leads against the bot with 15 s a turn: his clock goes under 10 s within seconds."""
+    _no_turn_timer(monkeypatch)
+    return _against_the_bot("sound-clock", turn_seconds=15)
+
+
+def test_the_players_clock_under_ten_seconds_is_cued_once(
+    short_clock_game: Game, live_server_url: str, browser: Browser
+) -> None:
+    page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
+    _log_in(page, live_server_url, "sound-clock")
+    _open(page, live_server_url, short_clock_game)
+    _gesture(page)
+    seconds = page.evaluate("(Date.parse(window.durakTable.message.deadline) - Date.now()) / 1000")
+    assert seconds > 10.5, "the page opened too late to see the clock go under 10 s"
+    assert "clock-low" not in _played(page)
+    page.wait_for_function("window.durakSound.played.includes('clock-low')", timeout=15_000)
+    left = page.evaluate("(Date.parse(window.durakTable.message.deadline) - Date.now()) / 1000")
+    assert 8.5 < left < 10, "cued as the clock went under 10 s"
+    page.wait_for_timeout(1_000)
+    assert _played(page).count("clock-low") == 1
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "desktop"])
+def test_the_header_shows_the_switches_in_the_readers_language_at_both_sizes(
+    bot_games: list[Game], live_server_url: str, browser: Browser, locale: str, viewport: ViewportSize
+) -> None:
+    page = browser.new_context(viewport=viewport, locale=locale).new_page()
+    _log_in(page, live_server_url, "sound-player", locale)
+    _open(page, live_server_url, bot_games[0])
+    mute, notify = page.locator("[data-part=mute]"), page.locator("[data-part=notify]")
+    expect(mute).to_have_text("Mute" if locale == "en-GB" else "Без звука")
+    expect(notify).to_have_text("Notify me" if locale == "en-GB" else "Уведомлять")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "page scrolls sideways"
+    for state in ("on", "muted"):
+        box = mute.bounding_box()
+        assert box is not None and box["height"] >= 32 and box["x"] + box["width"] <= viewport["width"]
+        if SCREENSHOT_DIR:
+            name = f"header-{state}-{locale[:2]}-{viewport['width']}x{viewport['height']}.png"
+            page.screenshot(
+                path=os.path.join(SCREENSHOT_DIR, name),
+                clip={"x": 0, "y": 0, "width": viewport["width"], "height": min(viewport["height"], 420)},
+            )
+        if state == "on":
+            with page.expect_response(lambda response: response.url.endswith("/accounts/sound/")):
+                mute.click()
+            expect(mute).to_have_attribute("aria-pressed", "true")
+    # The icon says which: the waves without the cross when on, the cross when muted.
+    assert mute.locator(".sound-cross").is_visible() and not mute.locator(".sound-waves").is_visible()
