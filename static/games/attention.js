@@ -18,7 +18,7 @@ function format(template, values) {
 }
 
 // The site's spade on a felt-green tile, with a red dot in the corner when `marked`; a data: URL.
-function drawIcon(marked) {
+export function drawIcon(marked) {
   const canvas = document.createElement("canvas");
   canvas.width = canvas.height = ICON_SIZE;
   const pen = canvas.getContext("2d");
@@ -27,17 +27,18 @@ function drawIcon(marked) {
   pen.beginPath();
   pen.roundRect ? pen.roundRect(0, 0, ICON_SIZE, ICON_SIZE, 12) : pen.rect(0, 0, ICON_SIZE, ICON_SIZE);
   pen.fill();
+  // Marked, the spade steps aside for a red dot big enough to see at 16 pixels.
   pen.fillStyle = "#ffffff";
-  pen.font = `${ICON_SIZE * 0.75}px serif`;
+  pen.font = `${ICON_SIZE * (marked ? 0.62 : 0.75)}px serif`;
   pen.textAlign = "center";
   pen.textBaseline = "middle";
-  pen.fillText("\u2660", ICON_SIZE / 2, ICON_SIZE * 0.54);
+  pen.fillText("\u2660", ICON_SIZE * (marked ? 0.36 : 0.5), ICON_SIZE * (marked ? 0.6 : 0.54));
   if (marked) {
-    pen.fillStyle = "#dc2626";
-    pen.strokeStyle = "#ffffff";
+    pen.fillStyle = "#ef4444";
+    pen.strokeStyle = "#14532d";
     pen.lineWidth = 4;
     pen.beginPath();
-    pen.arc(ICON_SIZE * 0.74, ICON_SIZE * 0.26, ICON_SIZE * 0.22, 0, Math.PI * 2);
+    pen.arc(ICON_SIZE * 0.7, ICON_SIZE * 0.3, ICON_SIZE * 0.27, 0, Math.PI * 2);
     pen.fill();
     pen.stroke();
   }

@@ -9,7 +9,7 @@ import { cuesBetween, secondsLeft } from "./view_changes.js";
 const LOW_CLOCK_SECONDS = 10;
 const CLOCK_CHECK_MS = 250;
 const CUE_SPACING_S = 0.16; // two cues of one view (the last cover, then "your move") sound one after the other
-const MASTER_VOLUME = 0.35;
+export const MASTER_VOLUME = 0.5;
 const STORAGE_KEY = "durak.sound.muted";
 
 function readJson(id) {
@@ -98,8 +98,8 @@ export const CUES = {
   },
   // The clock running low: two short high beeps.
   "clock-low": (context, output, at) => {
-    tone(context, output, at, { frequency: 1040, length: 0.09, type: "square", peak: 0.12, attack: 0.005 });
-    tone(context, output, at + 0.17, { frequency: 1040, length: 0.09, type: "square", peak: 0.12, attack: 0.005 });
+    tone(context, output, at, { frequency: 1040, length: 0.09, type: "square", peak: 0.3, attack: 0.005 });
+    tone(context, output, at + 0.17, { frequency: 1040, length: 0.09, type: "square", peak: 0.3, attack: 0.005 });
   },
   // Won: a rising major arpeggio.
   "end-won": (context, output, at) => {
@@ -107,8 +107,8 @@ export const CUES = {
   },
   // The durak: three falling notes and a sagging last one.
   "end-durak": (context, output, at) => {
-    notes(context, output, at, [392, 369.99, 349.23], { step: 0.26, length: 0.24, type: "sawtooth", peak: 0.12 });
-    tone(context, output, at + 0.78, { frequency: 329.63, to: 260, length: 0.6, type: "sawtooth", peak: 0.12 });
+    notes(context, output, at, [392, 369.99, 349.23], { step: 0.26, length: 0.24, type: "sawtooth", peak: 0.3 });
+    tone(context, output, at + 0.78, { frequency: 329.63, to: 260, length: 0.6, type: "sawtooth", peak: 0.3 });
   },
   // A draw, or the end as a spectator hears it: two even notes.
   "end-draw": (context, output, at) => {

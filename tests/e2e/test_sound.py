@@ -378,3 +378,115 @@ def test_the_header_shows_the_switches_in_the_readers_language_at_both_sizes(
             expect(mute).to_have_attribute("aria-pressed", "true")
     # The icon says which: the waves without the cross when on, the cross when muted.
     assert mute.locator(".sound-cross").is_visible() and not mute.locator(".sound-waves").is_visible()
+
+
+CUE_CASES = """
+async () => {
+  const { cuesBetween, secondsLeft, isMyMove } = await import("/static/games/view_changes.js");
+  const view = (fields) => ({ table: [], discard: 0, attacker: 0, defender: 1, taken: false, finished: false,
+                              legal: [], ...fields });
+  const message = (seq, fields, viewFields) => ({ game: 1, seq, status: "playing", seat: 0, waiting: [1],
+                                                  result: null, ...fields, view: view(viewFields) });
+  const lead = [{ attack: "6S", cover: null }];
+  const covered = [{ attack: "6S", cover: "8S" }];
+  const soon = new Date(Date.now() + 5000).toISOString();
+  return {
+    first: cuesBetween(null, message(0, {}, {})),
+    other_game: cuesBetween(message(0, {}, {}), message(1, { game: 2 }, { table: lead })),
+    same_version: cuesBetween(message(1, {}, { table: lead }), message(1, {}, { table: lead })),
+    card: cuesBetween(message(0, { waiting: [0] }, {}), message(1, {}, { table: lead })),
+    cover_then_my_move: cuesBetween(message(1, {}, { table: lead }), message(2, { waiting: [0] }, { table: covered })),
+    take: cuesBetween(message(1, {}, { table: lead }), message(2, { waiting: [0] }, { table: lead, taken: true })),
+    taken_away: cuesBetween(message(3, { waiting: [0] }, { table: lead, taken: true }), message(4, {}, {})),
+    take_by_the_timer: cuesBetween(message(1, {}, { table: lead }), message(2, {}, {})),
+    beaten: cuesBetween(message(2, { waiting: [0] }, { table: covered }), message(3, { waiting: [1] }, { discard: 2 })),
+    transfer: cuesBetween(message(1, { waiting: [1] }, { table: lead, defender: 1 }),
+                          message(2, { waiting: [2] }, { table: [...lead, { attack: "6H", cover: null }], defender: 2 })),
+    won: cuesBetween(message(5, {}, {}), message(6, {}, { finished: true, result: { outcome: "durak", durak: 1 } })),
+    durak: cuesBetween(message(5, {}, {}), message(6, { result: { outcome: "durak", durak: 0 } }, {})),
+    team_lost: cuesBetween(message(5, {}, {}), message(6, { result: { outcome: "durak", durak: null,
+                                                                       losing_team: [0, 2] } }, {})),
+    draw: cuesBetween(message(5, {}, {}), message(6, { result: { outcome: "draw", durak: null } }, {})),
+    spectator_end: cuesBetween(message(5, { seat: null }, {}),
+                               message(6, { seat: null, result: { outcome: "durak", durak: 0 } }, {})),
+    finalised_again: cuesBetween(message(6, {}, { finished: true, result: { outcome: "durak", durak: 1 } }),
+                                 message(6, { result: { outcome: "durak", durak: 1 } }, { finished: true })),
+    my_move_spectator: isMyMove(message(1, { seat: null, waiting: [0] }, {})),
+    left_mine: Math.round(secondsLeft(message(1, { waiting: [0], deadline: soon }, {}))),
+    left_not_mine: secondsLeft(message(1, { waiting: [1], deadline: soon }, {})),
+    left_clock: Math.round(secondsLeft(message(1, { waiting: [1], deadline: soon,
+                                                    clocks: { 0: { deadline: new Date(Date.now() + 42000).toISOString() } } }, {}))),
+  };
+}
+"""
+
+
+def test_the_cue_of_each_change_of_the_view(live_server_url: str, browser: Browser) -> None:
+    """static/games/view_changes.js, run in Chromium on views made up for each kind of move."""
+    page = browser.new_page()
+    page.goto(f"{live_server_url}/rules/")
+    cues = page.evaluate(CUE_CASES)
+    assert cues == {
+        "first": [],
+        "other_game": [],
+        "same_version": [],
+        "card": ["card"],
+        "cover_then_my_move": ["cover", "your-move"],
+        "take": ["take", "your-move"],
+        "taken_away": [],
+        "take_by_the_timer": ["take"],
+        "beaten": ["beaten"],
+        "transfer": ["transfer"],
+        "won": ["end-won"],
+        "durak": ["end-durak"],
+        "team_lost": ["end-durak"],
+        "draw": ["end-draw"],
+        "spectator_end": ["end"],
+        "finalised_again": [],
+        "my_move_spectator": False,
+        "left_mine": 5,
+        "left_not_mine": None,
+        "left_clock": 42,
+    }
+
+
+RENDER_CUES = """
+async () => {
+  const { CUES, MASTER_VOLUME } = await import("/static/games/sound.js");
+  const measured = {};
+  for (const [name, cue] of Object.entries(CUES)) {
+    const rate = 22050;
+    const context = new OfflineAudioContext(1, rate * 2, rate);
+    const output = context.createGain();
+    output.gain.value = MASTER_VOLUME;
+    output.connect(context.destination);
+    cue(context, output, 0.01);
+    const samples = (await context.startRendering()).getChannelData(0);
+    let peak = 0, last = 0, first = -1;
+    for (let i = 0; i < samples.length; i += 1) {
+      const level = Math.abs(samples[i]);
+      peak = Math.max(peak, level);
+      if (level > 0.005) { last = i; if (first < 0) first = i; }
+    }
+    measured[name] = { peak, starts: first / rate, ends: last / rate };
+  }
+  return measured;
+}
+"""
+
+
+def test_every_cue_is_synthesised_audible_short_and_unclipped(live_server_url: str, browser: Browser) -> None:
+    """Each cue rendered offline by Chromium's Web Audio: it makes sound, starts at once, stays short and
+    never reaches full scale."""
+    page = browser.new_page()
+    page.goto(f"{live_server_url}/rules/")
+    measured = page.evaluate(RENDER_CUES)
+    assert set(measured) == {
+        "your-move", "card", "cover", "take", "beaten", "transfer", "clock-low", "end-won", "end-durak", "end-draw",
+        "end",
+    }  # fmt: skip
+    for name, cue in measured.items():
+        assert 0.05 < cue["peak"] < 0.9, (name, cue)
+        assert cue["starts"] < 0.05, (name, cue)
+        limit = 1.5 if name.startswith("end") else 0.6
+        assert 0.03 < cue["ends"] < limit, (name, cue)
