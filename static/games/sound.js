@@ -204,6 +204,7 @@ export class TableSound {
 
   async setMuted(muted) {
     const before = this.muted;
+    const request = (this.saving = (this.saving || 0) + 1);
     this.muted = muted;
     this.showMuted();
     this.showNote("");
@@ -228,6 +229,7 @@ export class TableSound {
     } catch {
       answer = null;
     }
+    if (request !== this.saving) return; // a later press was sent meanwhile: its answer decides
     this.muted = before;
     this.showMuted();
     this.showNote((answer && answer.error) || this.strings.not_saved || "");

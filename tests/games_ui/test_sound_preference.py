@@ -14,7 +14,9 @@ from accounts.models import BotLevel, User
 from accounts.services import bot_account_ensure, user_sign_up
 from games import services
 from games.engine import Rules
+from games.engine.cards import card_name, names
 from games.models import Game
+from games.snapshots import state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -158,3 +160,14 @@ def test_the_profile_form_sets_it_too() -> None:
     client.post(reverse("accounts:profile"), form)
     anna.refresh_from_db()
     assert anna.sound_muted is False
+
+
+def test_the_sound_json_carries_the_switch_and_its_texts_and_nothing_of_the_game(game: Game) -> None:
+    """The page's new JSON (game-sound) holds no card: not the reader's hand, not the other's, not the stock."""
+    settings = _page_json(_logged_in(User.objects.get(username="sound-anna")), game)
+    assert set(settings) == {"account", "muted", "url", "csrf", "strings"}
+    state = state_of(game)
+    cards = {card for hand in state.hands for card in names(hand)} | {card_name(card) for card in state.stock}
+    assert len(cards) == 36
+    text = json.dumps(settings, ensure_ascii=False)
+    assert not [card for card in cards if re.search(rf"(?<![A-Za-z0-9]){card}(?![A-Za-z0-9])", text)]
