@@ -33,5 +33,5 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "country", "preferred_language", "time_zone")
+        fields = ("display_name", "country", "preferred_language", "time_zone", "sound_muted")
         help_texts = {"display_name": _("Shown at tables and in standings; your username if left empty.")}

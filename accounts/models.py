@@ -54,6 +54,11 @@ class User(AbstractUser):
     # Bumped to log the account out everywhere (accounts.services.user_sessions_revoke): it is part of the
     # hash every session is checked against, as the password is.
     session_generation = models.PositiveIntegerField(default=0, editable=False)
+    # The game page's sound cues (static/games/sound.js): the page reads it at load, its mute switch and the
+    # profile form set it (accounts.services.user_sound_muted_set, user_profile_update).
+    sound_muted = models.BooleanField(
+        _("mute the game page's sounds"), default=False, help_text=_("The cues of moves, your turn and the clock.")
+    )
 
     class Meta:
         verbose_name = _("user")

@@ -29,12 +29,25 @@ def user_sign_up(*, username: str, email: str, password: str, preferred_language
 
 
 @transaction.atomic
-def user_profile_update(*, user: User, display_name: str, country: str, preferred_language: str) -> User:
+def user_profile_update(
+    *, user: User, display_name: str, country: str, preferred_language: str, sound_muted: bool
+) -> User:
     user.display_name = display_name.strip()
     user.country = country
     user.preferred_language = preferred_language
+    user.sound_muted = sound_muted
     user.full_clean(exclude=["password"])
-    user.save(update_fields=["display_name", "country", "preferred_language"])
+    user.save(update_fields=["display_name", "country", "preferred_language", "sound_muted"])
+    return user
+
+
+def user_sound_muted_set(*, user: User, muted: bool) -> User:
+    """The game page's mute switch, kept for the account so that every game's page starts as it was left."""
+    if user.is_bot:
+        raise ValidationError("a bot account hears nothing")
+    if user.sound_muted != muted:
+        user.sound_muted = muted
+        user.save(update_fields=["sound_muted"])
     return user
 
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("log-in/", views.LogInView.as_view(), name="login"),
     path("log-out/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("sound/", views.sound_muted, name="sound-muted"),
     path("sessions/revoke/", views.sessions_revoke, name="sessions-revoke"),
     path("password/change/", views.PasswordChangeView.as_view(), name="password-change"),
     path("password/change/done/", views.PasswordChangeDoneView.as_view(), name="password-change-done"),

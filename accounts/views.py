@@ -10,7 +10,7 @@ from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import get_language
@@ -20,7 +20,12 @@ from django.views.decorators.http import require_http_methods
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
 from accounts.selectors import user_roles
-from accounts.services import user_profile_update, user_sessions_revoke, user_sign_up, user_time_zone_set
+from accounts.services import (
+    user_profile_update, user_sessions_revoke, user_sign_up, user_sound_muted_set, user_time_zone_set,
+)
+
+# The values the mute switch posts (static/games/sound.js); anything else is refused.
+SOUND_MUTED_VALUES = {"true": True, "false": False}
 
 
 def _remember_language(response: HttpResponse, language: str) -> HttpResponse:
@@ -80,6 +85,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             display_name=form.cleaned_data["display_name"],
             country=form.cleaned_data["country"],
             preferred_language=form.cleaned_data["preferred_language"],
+            sound_muted=form.cleaned_data["sound_muted"],
         )
         user_time_zone_set(user=user, time_zone=form.cleaned_data["time_zone"])
         if not _is_htmx(request):
@@ -105,6 +111,20 @@ def sessions_revoke(request: HttpRequest) -> HttpResponse:
     update_session_auth_hash(request, user)
     messages.success(request, _("You are logged out on every other browser and device."))
     return redirect("accounts:profile")
+
+
+@require_http_methods(["POST"])
+def sound_muted(request: HttpRequest) -> JsonResponse:
+    """The game page's mute switch for the account: POST muted=true|false (with the CSRF token), answered in
+    JSON, {"muted": bool} or {"error": text in the reader's language}. A logged-out reader keeps his in the
+    browser, so he is refused here rather than sent to the log-in page."""
+    if not request.user.is_authenticated or request.user.is_bot:
+        return JsonResponse({"error": _("Log in to keep the sound setting on your account.")}, status=403)
+    muted = SOUND_MUTED_VALUES.get(request.POST.get("muted", ""))
+    if muted is None:
+        return JsonResponse({"error": _("The sound setting must be “true” or “false”.")}, status=400)
+    user = user_sound_muted_set(user=request.user, muted=muted)
+    return JsonResponse({"muted": user.sound_muted})
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):

@@ -11,6 +11,7 @@ from typing import Any, cast
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.middleware.csrf import get_token
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -445,6 +446,30 @@ def end_strings() -> dict[str, Any]:
     }
 
 
+def sound_settings(request: HttpRequest) -> dict[str, Any]:
+    """What the page's sound and attention modules (static/games/sound.js, attention.js) read at load: the
+    account's mute switch (a logged-out reader's is kept in his browser), where to post it, and their texts."""
+    user = request.user if request.user.is_authenticated else None
+    account = user is not None and not user.is_bot
+    return {
+        "account": account,
+        "muted": bool(user is not None and account and user.sound_muted),
+        "url": reverse("accounts:sound-muted"),
+        "csrf": get_token(request),
+        "strings": {
+            "muted_title": _("The sounds are off: press to turn them on."),
+            "unmuted_title": _("Press to turn the sounds off."),
+            "not_saved": _("The sound setting was not saved; try again."),
+            "your_move_title": _("Your move · Durak"),
+            "notification_title": _("Your move"),
+            "notification_body": _("Game %(n)s: it is your move."),
+            "notify_on": _("You are notified when it is your move while this tab is hidden; press to stop."),
+            "notify_off": _("Get a notification when it is your move while this tab is hidden."),
+            "notify_blocked": _("Notifications are blocked for this site in the browser's settings."),
+        },
+    }
+
+
 @require_GET
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
@@ -470,6 +495,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         "rated": detail["rated"],
         "turn_seconds": detail["turn_seconds"],
         "clock": detail["clock"]["text"] if detail["clock"] else None,
+        "sound": sound_settings(request),
     }
     return render(request, "games/game.html", context)
 
