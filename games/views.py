@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import BotLevel, User
 from games import selectors, services
 from games.forms import BotForm, JoinForm, TableCreateForm
+from games.logtext import rank_letters
 from games.models import Game, Table, TableStatus
 
 SESSION_TABLE_ACCESS = "games_table_access"
@@ -395,7 +396,7 @@ def client_strings() -> dict[str, Any]:
             "duel": _("Show %(cards)s: my trump is lower, the lead is mine"),
         },
         "levels": dict(BotLevel.choices),
-        "ranks": {"J": "J", "Q": "Q", "K": "K", "A": "A"},
+        "ranks": rank_letters(),
         "rank_names": {
             "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9", "10": "10",
             "J": _("jack"), "Q": _("queen"), "K": _("king"), "A": _("ace"),
