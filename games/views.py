@@ -367,6 +367,7 @@ def client_strings() -> dict[str, Any]:
         "beaten": _("Beaten"),
         "pass_after_take": _("Enough, take them"),
         "clear_selection": _("Cancel"),
+        "key_hint": _("key %(key)s"),
         "surrender_confirm": _("Give up this game? You will be the durak."),
         "redeal_confirm": _("Five or more cards of one suit: void this deal and deal again?"),
         "redealt": _("Dealt again: %(name)s had five or more %(suit)s."),
