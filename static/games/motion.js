@@ -5,6 +5,11 @@
 // played them. Motion never holds the state back: the next render cancels whatever still runs and draws anew.
 
 const DURATION_MS = 260;
+// A short way takes a short time (a card lifted when chosen, the hand closing up), a flight across the table
+// up to MAX_DURATION_MS: chessground scales its animations by distance too.
+const MIN_DURATION_MS = 110;
+const MAX_DURATION_MS = 280;
+const MS_PER_PX = 0.3;
 const DEAL_STAGGER_MS = 55;
 const EASING = "cubic-bezier(0.2, 0.7, 0.3, 1)";
 
@@ -99,7 +104,8 @@ export class Motion {
       first.opacity = 0.4;
       final.opacity = 1;
     }
-    this.track(element.animate([first, final], { duration: DURATION_MS, delay, easing: EASING, fill: "backwards" }));
+    const duration = Math.min(MAX_DURATION_MS, MIN_DURATION_MS + Math.hypot(dx, dy) * MS_PER_PX);
+    this.track(element.animate([first, final], { duration, delay, easing: EASING, fill: "backwards" }));
   }
 
   // A copy of a card that is no longer drawn, flying from `from` to `to` and fading there.
@@ -181,7 +187,19 @@ export class Motion {
     // A trump shown to transfer: it rises from the seat and goes back.
     const shownBefore = new Set(previous.view.shown_trump || []);
     for (const seat of view.shown_trump || []) {
-      if (shownBefore.has(seat) || seat === mySeat) continue;
+      if (shownBefore.has(seat)) continue;
+      if (seat === mySeat) {
+        // Mine stays in the hand: it rises for all to see and sinks back.
+        const card = change.shownCard && this.root.querySelector(`.hand-card[data-card="${CSS.escape(change.shownCard)}"]`);
+        if (card) {
+          const rise = -0.5 * card.getBoundingClientRect().height - 20;
+          this.track(card.animate(
+            [{ transform: "none" }, { transform: `translateY(${rise}px) scale(1.15)`, offset: 0.4 }, { transform: "none" }],
+            { duration: DURATION_MS * 3, easing: EASING },
+          ));
+        }
+        continue;
+      }
       const from = seatRect(seat);
       if (from && places.table) {
         const card = change.backSvg();

@@ -61,6 +61,16 @@ export class GameTable {
     this.parts.hand.tabIndex = -1;
     this.drag = new CardDrag(this, this.parts.hand);
     document.addEventListener("keydown", (event) => this.key(event));
+    // The drawers (rules, log) open over the table and close on a click elsewhere; the log opens at its end.
+    for (const drawer of root.querySelectorAll(".game-drawer")) {
+      drawer.addEventListener("toggle", () => {
+        const body = drawer.querySelector(".drawer-body");
+        if (drawer.open && body && drawer.classList.contains("game-log")) body.scrollTop = body.scrollHeight;
+      });
+    }
+    document.addEventListener("click", (event) => {
+      for (const drawer of root.querySelectorAll(".game-drawer[open]")) if (!drawer.contains(event.target)) drawer.open = false;
+    });
     if (window.ResizeObserver) new ResizeObserver(() => this.layout()).observe(this.parts.felt);
     window.addEventListener("resize", () => this.layout());
     const initial = readJson("game-initial");
@@ -130,6 +140,7 @@ export class GameTable {
     if (this.send({ type: "action", action, seq: this.message.seq })) {
       this.root.dispatchEvent(new CustomEvent("durak:action-sent", { detail: { action } }));
       this.pendingSeq = this.message.seq;
+      this.lastAction = action;
       this.selection = [];
       this.held = held;
       this.render();
@@ -345,6 +356,7 @@ export class GameTable {
     this.motion.play(before, {
       previous: fresh ? previous : this.message, message: this.message, mySeat: this.mySeat,
       backSvg: () => this.cardSvg(null, { back: true }),
+      shownCard: this.lastAction && this.lastAction.type === "show_trump" ? this.lastAction.card : null,
     });
     if (this.drag) this.drag.redrawn();
     this.restoreFocus(focus, hadFocus);
@@ -870,7 +882,9 @@ export class GameTable {
       item.textContent = this.logText(entry);
       list.append(item);
     }
-    list.scrollTop = list.scrollHeight;
+    // The drawer scrolls, not the list: the last line in sight when it opens.
+    const scroller = list.closest(".drawer-body") || list;
+    scroller.scrollTop = scroller.scrollHeight;
   }
 
   logText(entry) {

@@ -54,18 +54,20 @@ def fresh(game: Game) -> Game:
     return Game.objects.select_related("table").get(pk=game.pk)
 
 
-def game_against_bot(player: User, *, rules: dict[str, Any], first_attacker: int, name: str = "") -> Game:
+def game_against_bot(
+    player: User, *, rules: dict[str, Any], first_attacker: int, name: str = "", bots: int = 1
+) -> Game:
     bot = services.bot_account_for("easy")
     return services.game_start_reserved(
-        owner=player, rules=Rules.from_dict(rules), players=[player, bot], turn_seconds=900,
+        owner=player, rules=Rules.from_dict(rules), players=[player] + [bot] * bots, turn_seconds=900,
         name=name or f"{player.username} against the bot", first_attacker=first_attacker,
     )  # fmt: skip
 
 
 def bot_moves(game: Game) -> Game:
-    """Let the bot (seat 1) move while the game waits for it."""
+    """Let the bots (every seat but 0) move while the game waits for one of them."""
     game = fresh(game)
-    while game.status == "playing" and 1 in waiting_seats(state_of(game)):
+    while game.status == "playing" and any(seat != 0 for seat in waiting_seats(state_of(game))):
         services.game_bot_move(game_id=game.pk, seq=game.seq)
         game = fresh(game)
     return game
@@ -134,10 +136,11 @@ def state_take(name: str, language: str = "en", cards: int = 20) -> tuple[User, 
 
 
 def state_transfer(name: str, language: str = "en") -> tuple[User, Game]:
-    """Perevodnoy: the bot led a card whose rank the player holds, so he may transfer."""
+    """Perevodnoy, three players: the bot on the player's right led a card whose rank he holds, so he may
+    transfer it on to the bot on his left."""
     player = person(name, language=language)
     for _attempt in range(40):
-        game = bot_moves(game_against_bot(player, rules=PEREVODNOY, first_attacker=1))
+        game = bot_moves(game_against_bot(player, rules=PEREVODNOY, first_attacker=2, bots=2))
         if any(kind(action) == "transfer" for action in legal_actions(state_of(game), 0)):
             return player, game
     raise AssertionError("no transfer offered in 40 deals")

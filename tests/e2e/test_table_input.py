@@ -72,7 +72,11 @@ def _touch_drag(page: Page, cdp: CDPSession, card: str) -> str | None:
              element.classList.contains('attack-card') ? 'cover' : element.dataset.part)"""
     )
     choice = next((kind for kind in ("cover", "transfer-zone", "table") if kind in places), None)
-    selector = {"cover": ".attack-card.drop-target", "transfer-zone": "[data-part=transfer-zone]", "table": "[data-part=table]"}
+    selector = {
+        "cover": ".attack-card.drop-target",
+        "transfer-zone": "[data-part=transfer-zone]",
+        "table": "[data-part=table]",
+    }
     end = _centre(page, selector[choice]) if choice else None
     if end is None:
         _touch(cdp, "touchEnd")
@@ -143,7 +147,9 @@ def test_a_whole_game_is_played_by_dragging_cards_with_a_finger(
     print(f"\ndrops by place: {drops}, drags without a place: {returned}")
 
 
-def test_an_invalid_drop_returns_the_card_to_the_hand(browser: Browser, live_server_url: str, quiet_test_process: None) -> None:
+def test_an_invalid_drop_returns_the_card_to_the_hand(
+    browser: Browser, live_server_url: str, quiet_test_process: None
+) -> None:
     player, game = _in_thread(lambda: state_start("dropping-astray"))
     page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
     log_in(page, live_server_url, player.username)
@@ -160,7 +166,12 @@ def test_an_invalid_drop_returns_the_card_to_the_hand(browser: Browser, live_ser
     assert status is not None
     page.mouse.move(status["x"] + 20, status["y"] + 5, steps=6)  # the status line is no place for a card
     page.mouse.up()
-    assert page.evaluate(f"document.querySelector('.hand-card[data-card=\"{name}\"]').getAnimations().filter({WAAPI}).length") > 0
+    assert (
+        page.evaluate(
+            f"document.querySelector('.hand-card[data-card=\"{name}\"]').getAnimations().filter({WAAPI}).length"
+        )
+        > 0
+    )
     page.wait_for_function("document.getAnimations().filter(a => a.constructor.name === 'Animation').length === 0")
     assert page.locator(".drop-target").count() == 0
     assert _seq(page) == 0 and page.locator(".pair").count() == 0
@@ -169,12 +180,14 @@ def test_an_invalid_drop_returns_the_card_to_the_hand(browser: Browser, live_ser
 
 
 def _focused(page: Page) -> dict[str, Any]:
-    return dict(page.evaluate(
-        """() => { const e = document.activeElement;
+    return dict(
+        page.evaluate(
+            """() => { const e = document.activeElement;
            return {card: e && e.dataset ? e.dataset.card || null : null, action: e && e.dataset ? e.dataset.action || null : null,
                    hand: !!(e && e.classList && e.classList.contains('hand-card') && e.classList.contains('playable')),
                    target: !!(e && e.classList && e.classList.contains('target'))}; }"""
-    ))
+        )
+    )
 
 
 def _tab_to_hand(page: Page) -> bool:
@@ -185,7 +198,9 @@ def _tab_to_hand(page: Page) -> bool:
     return False
 
 
-def test_a_whole_game_is_played_from_the_keyboard(browser: Browser, live_server_url: str, quiet_test_process: None) -> None:
+def test_a_whole_game_is_played_from_the_keyboard(
+    browser: Browser, live_server_url: str, quiet_test_process: None
+) -> None:
     player, game = _in_thread(lambda: state_start("keyboard-player"))
     page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
     errors: list[str] = []
@@ -232,7 +247,9 @@ def test_a_whole_game_is_played_from_the_keyboard(browser: Browser, live_server_
     print(f"\nkeys pressed: {keys}; shortcut titles at the end: {titles}")
 
 
-def test_the_take_and_pass_buttons_name_their_keys(browser: Browser, live_server_url: str, quiet_test_process: None) -> None:
+def test_the_take_and_pass_buttons_name_their_keys(
+    browser: Browser, live_server_url: str, quiet_test_process: None
+) -> None:
     from tests.e2e.table_states import state_attack
 
     player, game = _in_thread(lambda: state_attack("shortcut-titles"))
@@ -258,7 +275,9 @@ def _lead_and_watch(page: Page) -> tuple[str, int, int]:
     card.click()
     page.locator("[data-action=attack]").click()
     page.wait_for_selector(f'.attack-card[data-card="{name}"]')
-    on_card = page.evaluate(f"document.querySelector('.attack-card[data-card=\"{name}\"]').getAnimations().filter({WAAPI}).length")
+    on_card = page.evaluate(
+        f"document.querySelector('.attack-card[data-card=\"{name}\"]').getAnimations().filter({WAAPI}).length"
+    )
     on_page = page.evaluate("document.getAnimations().length")
     return name, on_card, on_page
 
@@ -284,5 +303,8 @@ def test_with_reduced_motion_nothing_moves(browser: Browser, live_server_url: st
     # Nor when the bot answers: sample the page for a while after its move.
     page.wait_for_function("window.durakTable.message.seq >= 2", timeout=15_000)
     for _sample in range(10):
-        assert page.evaluate("document.getAnimations().length + document.querySelector('.motion-layer').childElementCount") == 0
+        assert (
+            page.evaluate("document.getAnimations().length + document.querySelector('.motion-layer').childElementCount")
+            == 0
+        )
         page.wait_for_timeout(30)

@@ -99,14 +99,19 @@ def test_the_whole_table_is_on_one_screen(
         context = browser.new_context(viewport=viewport, locale="ru-RU" if language == "ru" else "en-GB")
         page = context.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
         log_in(page, live_server_url, player.username)
         open_game(page, live_server_url, game)
         measured = page.evaluate(MEASURE)
         page.screenshot(path=str(folder / f"table-{state}-{name}-{language}.png"))
         if os.environ.get("README_SCREENSHOTS") == "1" and state == "cover" and language == "en":
             if viewport in (PHONE, DESKTOP):
-                target = Path(PROJECT_DIR) / "docs" / "screenshots" / f"table-{'phone' if viewport == PHONE else 'desktop'}.png"
+                target = (
+                    Path(PROJECT_DIR)
+                    / "docs"
+                    / "screenshots"
+                    / f"table-{'phone' if viewport == PHONE else 'desktop'}.png"
+                )
                 target.parent.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(target))
         print(_summary(state, name, measured))
