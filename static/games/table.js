@@ -669,7 +669,7 @@ export class GameTable {
       const size = Math.min(width / (columns * 1.5 - 0.2), height / (rows * 1.85 - 0.15));
       best = Math.max(best, size);
     }
-    area.style.setProperty("--table-w", `${Math.floor(Math.min(best, base * 1.1))}px`);
+    area.style.setProperty("--table-w", `${Math.floor(Math.min(best, base * 1.25))}px`);
   }
 
   // --- moves by dragging and by keys ------------------------------------------------------------------

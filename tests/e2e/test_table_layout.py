@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from tests.e2e.table_states import (
     DESKTOP, PHONE, STATES, VIEWPORTS, log_in, open_game, quiet_test_process, screenshot_dir,
@@ -61,6 +61,18 @@ MEASURE = """() => {
 }"""
 
 
+def _open_the_log(page: Page) -> dict[str, Any]:
+    """Open the log's drawer from the bar with a click on its summary: where it lies, how it scrolls, its text."""
+    page.locator(".game-log > summary").click()
+    return dict(
+        page.evaluate(
+            """() => { const body = document.querySelector('.game-log .drawer-body'); const r = body.getBoundingClientRect();
+               return {top: r.top, bottom: r.bottom, lines: body.querySelectorAll('li').length, text: body.textContent,
+                       scrollTop: body.scrollTop, clientHeight: body.clientHeight, scrollHeight: body.scrollHeight}; }"""
+        )
+    )
+
+
 def _outside(measured: dict[str, Any]) -> list[str]:
     width, height = measured["width"], measured["height"]
     boxes = dict(measured["parts"])
@@ -95,11 +107,11 @@ def test_the_whole_table_is_on_one_screen(
     player, game = _in_thread(lambda: STATES[state](f"layout-{state}-{language}", language))
     folder = screenshot_dir()
     print(f"\nscreenshots: {folder}")
+    errors: list[str] = []
     for name, viewport in VIEWPORTS.items():
         context = browser.new_context(viewport=viewport, locale="ru-RU" if language == "ru" else "en-GB")
         page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
+        page.on("pageerror", lambda error: errors.append(str(error)))
         log_in(page, live_server_url, player.username)
         open_game(page, live_server_url, game)
         measured = page.evaluate(MEASURE)
@@ -115,7 +127,18 @@ def test_the_whole_table_is_on_one_screen(
                 target.parent.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(target))
         print(_summary(state, name, measured))
+        log = _open_the_log(page) if state in ("cover", "take") else None
+        if log is not None:
+            page.screenshot(path=str(folder / f"table-{state}-{name}-{language}-log.png"))
         context.close()
+        if log is not None:
+            assert log["lines"] >= 2, f"{name}: {log}"
+            assert log["top"] >= 0 and log["bottom"] <= measured["height"] + 0.5, f"{name}: the log drawer at {log}"
+            assert log["scrollTop"] + log["clientHeight"] >= log["scrollHeight"] - 1, (
+                f"{name}: the log opens at its end"
+            )
+            if language == "ru":
+                assert not any(f"{rank}{suit}" in log["text"] for rank in "JQKA" for suit in "♠♣♦♥"), log["text"]
 
         assert measured["scrollY"] == 0
         assert measured["scrollHeight"] <= measured["height"], f"{name}: the page scrolls ({measured['scrollHeight']})"
