@@ -36,8 +36,15 @@ MEASURE = """() => {
   const parts = {};
   const add = (name, element) => { if (shown(element)) parts[name] = box(element); };
   document.querySelectorAll('.players .player').forEach((panel, i) => add(`opponent ${i}`, panel));
+  // A part of a panel or a button is there only if a tap at its middle reaches it (not clipped, not covered).
+  const blocked = [];
+  const reach = (name, element) => { if (!shown(element)) return; const r = element.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !(element.contains(hit) || hit.contains(element))) blocked.push(name); };
   document.querySelectorAll('.players .player .role:not(.role-none), .players .player .card-count, .players .player-name')
-    .forEach((element, i) => add(`opponent part ${i}`, element));
+    .forEach((element, i) => { add(`opponent part ${i}`, element); reach(`opponent part ${element.className} ${i}`, element); });
+  document.querySelectorAll('.me .player .role:not(.role-none), .me .player .card-count, .me .player-name')
+    .forEach((element, i) => reach(`own part ${element.className} ${i}`, element));
   add('felt', document.querySelector('.felt'));
   add('table', document.querySelector('[data-part=table]'));
   add('stock', document.querySelector('.stock-pile'));
@@ -48,14 +55,17 @@ MEASURE = """() => {
   add('status', document.querySelector('.status'));
   document.querySelectorAll('.pair .card-svg').forEach((card, i) => add(`table card ${i}`, card));
   document.querySelectorAll('[data-action], [data-part=surrender], [data-part=redeal]')
-    .forEach((button, i) => add(`button ${button.dataset.action || button.dataset.part} ${i}`, button));
+    .forEach((button, i) => { add(`button ${button.dataset.action || button.dataset.part} ${i}`, button);
+      reach(`button ${button.dataset.action || button.dataset.part}`, button); });
+  reach('trump', document.querySelector('[data-part=trump]'));
+  reach('stock count', document.querySelector('[data-part=stock-count]'));
   const hand = [...document.querySelectorAll('.hand .hand-card')].map((card) => {
     const r = card.getBoundingClientRect();
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     return {card: card.dataset.card, ...box(card), reached: !!hit && hit.closest('.hand-card') === card};
   });
   const result = document.querySelector('[data-part=result]');
-  return {parts, hand, result: shown(result) ? box(result) : null, scrollY: window.scrollY,
+  return {parts, hand, blocked, result: shown(result) ? box(result) : null, scrollY: window.scrollY,
           scrollHeight: document.scrollingElement.scrollHeight, width: innerWidth, height: innerHeight,
           scrollWidth: document.scrollingElement.scrollWidth};
 }"""
@@ -150,6 +160,7 @@ def test_the_whole_table_is_on_one_screen(
             assert result["top"] >= 0 and result["bottom"] <= measured["height"] + 0.5
             continue
         assert not _outside(measured), f"{name}: outside the viewport: {_outside(measured)}"
+        assert measured["blocked"] == [], f"{name}: clipped or covered: {measured['blocked']}"
         expected = {"start": 6, "attack": 6, "cover": 5, "transfer": 6}.get(state)
         if expected is not None:
             assert len(measured["hand"]) == expected, f"{name}: {len(measured['hand'])} cards in the hand"
