@@ -616,8 +616,8 @@ export class GameTable {
       area.style.height = "";
       return;
     }
-    const svg = cards[0].querySelector(".card-svg");
-    const cardW = svg.getBoundingClientRect().width || svg.clientWidth;
+    // The card's own width, not its box on screen: a card that is moving is scaled.
+    const cardW = parseFloat(getComputedStyle(cards[0].querySelector(".card-svg")).width);
     if (!cardW) return;
     const cardH = cardW * 1.4;
     const width = area.clientWidth;
@@ -655,7 +655,7 @@ export class GameTable {
     const pairs = this.view ? this.view.table.length : 0;
     const hand = this.parts.hand.querySelector(".card-svg");
     const felt = this.parts.felt;
-    const base = hand ? hand.getBoundingClientRect().width : parseFloat(getComputedStyle(felt).fontSize) * 4.4;
+    const base = hand ? parseFloat(getComputedStyle(hand).width) : parseFloat(getComputedStyle(felt).fontSize) * 4.4;
     const style = getComputedStyle(area);
     const width = area.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     const height = felt.clientHeight - 2 * parseFloat(getComputedStyle(felt).paddingTop) - parseFloat(style.paddingTop) * 2;

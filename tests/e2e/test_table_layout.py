@@ -65,7 +65,10 @@ MEASURE = """() => {
     return {card: card.dataset.card, ...box(card), reached: !!hit && hit.closest('.hand-card') === card};
   });
   const result = document.querySelector('[data-part=result]');
-  return {parts, hand, blocked, result: shown(result) ? box(result) : null, scrollY: window.scrollY,
+  // What reaches past the right edge, to say why the page would scroll sideways.
+  const wide = [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > innerWidth + 0.5)
+    .slice(0, 8).map((element) => `${element.tagName.toLowerCase()}.${element.className && element.className.baseVal === undefined ? element.className : ''}@${element.getBoundingClientRect().right}`);
+  return {parts, hand, blocked, wide, result: shown(result) ? box(result) : null, scrollY: window.scrollY,
           scrollHeight: document.scrollingElement.scrollHeight, width: innerWidth, height: innerHeight,
           scrollWidth: document.scrollingElement.scrollWidth};
 }"""
@@ -152,7 +155,7 @@ def test_the_whole_table_is_on_one_screen(
 
         assert measured["scrollY"] == 0
         assert measured["scrollHeight"] <= measured["height"], f"{name}: the page scrolls ({measured['scrollHeight']})"
-        assert measured["scrollWidth"] <= measured["width"], f"{name}: the page scrolls sideways"
+        assert measured["scrollWidth"] <= measured["width"], f"{name}: the page scrolls sideways: {measured['wide']}"
         assert errors == [], f"the page's script failed: {errors}"
         if state == "end":
             assert measured["result"] is not None, f"{name}: no result shown"
