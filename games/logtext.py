@@ -11,12 +11,23 @@ from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 SUIT_SYMBOLS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
 
 
+def rank_letters() -> dict[str, str]:
+    """The court cards' letters in the active language: J, Q, K, A in English, В, Д, К, Т in Russian."""
+    return {
+        "J": pgettext("card rank", "J"), "Q": pgettext("card rank", "Q"),
+        "K": pgettext("card rank", "K"), "A": pgettext("card rank", "A"),
+    }  # fmt: skip
+
+
 def card_text(name: str) -> str:
-    return name[:-1] + SUIT_SYMBOLS.get(name[-1], name[-1])
+    """A card as the table writes it, in the active language: "10♠", "Q♥" ("Д♥" in Russian)."""
+    rank = name[:-1]
+    return rank_letters().get(rank, rank) + SUIT_SYMBOLS.get(name[-1], name[-1])
 
 
 def cards_text(names: Sequence[str]) -> str:

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import BotLevel, User
 from games import aftermath, selectors, services
 from games.forms import BotForm, JoinForm, TableCreateForm, table_form_initial
+from games.logtext import rank_letters
 from games.models import Game, Table, TableStatus
 
 SESSION_TABLE_ACCESS = "games_table_access"
@@ -383,6 +384,7 @@ def client_strings() -> dict[str, Any]:
         "beaten": _("Beaten"),
         "pass_after_take": _("Enough, take them"),
         "clear_selection": _("Cancel"),
+        "key_hint": _("key %(key)s"),
         "surrender_confirm": _("Give up this game? You will be the durak."),
         "redeal_confirm": _("Five or more cards of one suit: void this deal and deal again?"),
         "redealt": _("Dealt again: %(name)s had five or more %(suit)s."),
@@ -412,7 +414,7 @@ def client_strings() -> dict[str, Any]:
             "duel": _("Show %(cards)s: my trump is lower, the lead is mine"),
         },
         "levels": dict(BotLevel.choices),
-        "ranks": {"J": "J", "Q": "Q", "K": "K", "A": "A"},
+        "ranks": rank_letters(),
         "rank_names": {
             "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9", "10": "10",
             "J": _("jack"), "Q": _("queen"), "K": _("king"), "A": _("ace"),

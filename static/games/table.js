@@ -1,6 +1,10 @@
 // The game page: draws the table from the server's game.view messages and sends the player's moves.
 // Every move offered comes from view.legal; the page never decides what is legal by itself.
-// No build step: a plain ES module, loaded by templates/games/game.html.
+// No build step: a plain ES module, loaded by templates/games/game.html. Cards move between two drawings
+// (motion.js), can be dragged (drag.js) or played from the keyboard (T takes, P passes, Enter plays, Esc cancels).
+
+import { CardDrag } from "./drag.js";
+import { Motion } from "./motion.js";
 
 import { renderResultPanel } from "./result.js";
 
@@ -10,6 +14,8 @@ const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
 const SVG_NS = "http://www.w3.org/2000/svg";
 const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const CLOSE_CODES_FINAL = new Set([4403, 4404]);
+// The least width of a card of the hand that shows when the cards overlap: a finger's target, and more.
+const MIN_STRIP_PX = 44;
 
 function readJson(id) {
   const element = document.getElementById(id);
@@ -50,6 +56,25 @@ export class GameTable {
     this.pendingSeq = null;
     this.parts = {};
     for (const element of root.querySelectorAll("[data-part]")) this.parts[element.dataset.part] = element;
+    this.motion = new Motion(root);
+    this.drawn = null;
+    this.held = null;
+    this.focusWish = null;
+    this.parts.hand.tabIndex = -1;
+    this.drag = new CardDrag(this, this.parts.hand);
+    document.addEventListener("keydown", (event) => this.key(event));
+    // The drawers (rules, log) open over the table and close on a click elsewhere; the log opens at its end.
+    for (const drawer of root.querySelectorAll(".game-drawer")) {
+      drawer.addEventListener("toggle", () => {
+        const body = drawer.querySelector(".drawer-body");
+        if (drawer.open && body && drawer.classList.contains("game-log")) body.scrollTop = body.scrollHeight;
+      });
+    }
+    document.addEventListener("click", (event) => {
+      for (const drawer of root.querySelectorAll(".game-drawer[open]")) if (!drawer.contains(event.target)) drawer.open = false;
+    });
+    if (window.ResizeObserver) new ResizeObserver(() => this.layout()).observe(this.parts.felt);
+    window.addEventListener("resize", () => this.layout());
     const initial = readJson("game-initial");
     if (initial) this.receive(initial);
     setInterval(() => this.tick(), 250);
@@ -82,6 +107,9 @@ export class GameTable {
       } else if (data.type === "game.rematch") {
         this.receiveRematch(data);
       } else if (data.type === "game.error") {
+        // The refused move is no longer on its way: the card dropped for it goes back to the hand.
+        this.pendingSeq = null;
+        this.held = null;
         this.showError(data.message || data.code);
         // Whatever was refused, the page must show the game as it really is now.
         this.send({ type: "sync" });
@@ -110,15 +138,19 @@ export class GameTable {
     return false;
   }
 
-  sendAction(action) {
-    if (!this.message) return;
+  sendAction(action, { held = null } = {}) {
+    if (!this.message) return false;
     this.clearError();
     if (this.send({ type: "action", action, seq: this.message.seq })) {
       this.root.dispatchEvent(new CustomEvent("durak:action-sent", { detail: { action } }));
       this.pendingSeq = this.message.seq;
+      this.lastAction = action;
       this.selection = [];
+      this.held = held;
       this.render();
+      return true;
     }
+    return false;
   }
 
   setConnection(state, seconds) {
@@ -134,6 +166,7 @@ export class GameTable {
     const previous = this.message;
     const changed = !previous || previous.seq !== message.seq;
     this.message = message;
+    this.held = null;
     if (changed) {
       this.pendingSeq = null;
       this.selection = this.selection.filter((card) => (message.view.hand || []).includes(card));
@@ -300,16 +333,37 @@ export class GameTable {
     return svg;
   }
 
+  // Draw the message: measure where the cards are, draw, lay out, then animate from there (motion.js). A
+  // render during a running animation cancels it and starts from where the cards are seen.
   render() {
     if (!this.message) return;
+    const before = this.motion.measure();
+    const focus = this.focusKey();
+    const hadFocus = this.root.contains(document.activeElement) && document.activeElement !== this.root;
+    this.motion.stop();
+    const fresh = this.drawn !== this.message;
     this.renderStatus();
-    this.renderPlayers();
-    this.renderPiles();
+    if (fresh) {
+      this.renderPlayers();
+      this.renderPiles();
+    }
     this.renderTable();
     this.renderHand();
     this.renderActions();
-    this.renderLog();
-    this.renderResult();
+    if (fresh) {
+      this.renderLog();
+      this.renderResult();
+    }
+    this.layout();
+    const previous = this.drawn;
+    this.drawn = this.message;
+    this.motion.play(before, {
+      previous: fresh ? previous : this.message, message: this.message, mySeat: this.mySeat,
+      backSvg: () => this.cardSvg(null, { back: true }),
+      shownCard: this.lastAction && this.lastAction.type === "show_trump" ? this.lastAction.card : null,
+    });
+    if (this.drag) this.drag.redrawn();
+    this.restoreFocus(focus, hadFocus);
   }
 
   renderStatus() {
@@ -332,32 +386,45 @@ export class GameTable {
     }
     status.textContent = text;
     status.classList.toggle("my-turn", this.legal.length > 0);
+    status.closest(".status").classList.toggle("my-turn", this.legal.length > 0);
   }
 
+  // The seats in the order of play from the player's left; his own panel below the felt. A seat's panel
+  // stays the same element from view to view, so that what other modules put in it (a clock) stays too.
   renderPlayers() {
-    const list = this.parts.players;
-    list.replaceChildren();
     const waiting = new Set(this.waitingOn());
     const teams = this.view.teams;
-    for (const player of this.message.players || []) {
-      if (player.seat === this.mySeat) continue;
-      list.append(this.playerPanel(player, waiting, teams));
-    }
-    const me = (this.message.players || []).find((player) => player.seat === this.mySeat);
-    this.parts.me.replaceChildren();
-    if (me) this.parts.me.append(this.playerPanel(me, waiting, teams));
+    const players = [...(this.message.players || [])].sort((a, b) => a.seat - b.seat);
+    const seated = this.mySeat !== null && this.mySeat !== undefined;
+    const after = seated ? players.filter((player) => player.seat > this.mySeat) : players;
+    const before = seated ? players.filter((player) => player.seat < this.mySeat) : [];
+    const panels = [];
+    for (const player of [...after, ...before]) panels.push(this.playerPanel(player, waiting, teams));
+    this.parts.players.replaceChildren(...panels);
+    const me = players.find((player) => player.seat === this.mySeat);
+    this.parts.me.replaceChildren(...(me ? [this.playerPanel(me, waiting, teams)] : []));
   }
 
   playerPanel(player, waiting, teams) {
     const seat = player.seat;
-    const panel = document.createElement("li");
+    const panel = this.root.querySelector(`.player[data-seat="${seat}"]`) || document.createElement("li");
+    // What this module drew last time goes; what others added (a clock) stays, after the table's own parts.
+    for (const child of [...panel.children]) if (child.dataset.own === "table") child.remove();
+    const kept = [...panel.children];
     panel.className = "player";
     panel.dataset.seat = seat;
     panel.classList.toggle("to-act", waiting.has(seat));
-    const name = document.createElement("strong");
+    panel.classList.toggle("me-panel", seat === this.mySeat);
+    const own = (element) => {
+      element.dataset.own = "table";
+      return element;
+    };
+    const parts = [];
+    const name = own(document.createElement("strong"));
     name.className = "player-name";
     name.textContent = this.playerName(seat);
-    panel.append(name);
+    name.title = name.textContent;
+    parts.push(name);
     const facts = [];
     if (player.bot) facts.push(format(this.strings.bot_level, { level: this.strings.levels[player.level] || player.level || "" }));
     if (teams) {
@@ -375,34 +442,36 @@ export class GameTable {
     if ((this.view.owed || []).some((entry) => entry.from === seat)) facts.push(this.strings.owes_card);
     if ((this.view.passed || []).includes(seat) && this.view.table.length) facts.push(this.strings.passed);
     const role = this.roleOf(seat);
-    const roleBadge = document.createElement("span");
+    const roleBadge = own(document.createElement("span"));
     roleBadge.className = `role role-${role || "none"}`;
     roleBadge.textContent = role ? this.strings.roles[role] : "";
-    panel.append(roleBadge);
+    parts.push(roleBadge);
     const count = (this.view.hand_counts || [])[seat] ?? 0;
-    const counter = document.createElement("span");
-    counter.className = "card-count";
-    counter.textContent = format(this.strings.cards_n, { n: count });
-    panel.append(counter);
     if (seat !== this.mySeat) {
-      const fan = document.createElement("span");
+      const fan = own(document.createElement("span"));
       fan.className = "fan";
       fan.setAttribute("aria-hidden", "true");
       for (let i = 0; i < Math.min(count, 8); i += 1) fan.append(this.cardSvg(null, { back: true }));
-      panel.append(fan);
+      parts.push(fan);
     }
-    if (facts.length) {
-      const detail = document.createElement("small");
-      detail.className = "player-facts";
-      detail.textContent = facts.join(" \u00b7 ");
-      panel.append(detail);
-    }
+    const counter = own(document.createElement("span"));
+    counter.className = "card-count";
+    counter.textContent = format(this.strings.cards_n, { n: count });
+    parts.push(counter);
     if (waiting.has(seat)) {
-      const timer = document.createElement("span");
+      const timer = own(document.createElement("span"));
       timer.className = "timer";
       timer.dataset.timer = "";
-      panel.append(timer);
+      parts.push(timer);
     }
+    if (facts.length) {
+      const detail = own(document.createElement("small"));
+      detail.className = "player-facts";
+      detail.textContent = facts.join(" \u00b7 ");
+      detail.title = detail.textContent;
+      parts.push(detail);
+    }
+    panel.replaceChildren(...parts, ...kept);
     return panel;
   }
 
@@ -418,6 +487,7 @@ export class GameTable {
         // Beside the stock rather than under it, so that its rank stays readable on a phone.
         const trumpCard = this.cardSvg(view.trump_card);
         trumpCard.classList.add("trump-card");
+        trumpCard.dataset.card = view.trump_card;
         pile.append(trumpCard);
       }
       stock.append(pile);
@@ -426,15 +496,23 @@ export class GameTable {
       // Aktobe: the card under the trump, turned up when the stock ran out; it names the trump from then on.
       const under = this.cardSvg(view.hidden_trump);
       under.classList.add("trump-card");
+      under.dataset.card = view.hidden_trump;
       under.setAttribute("aria-label", format(this.strings.under_trump, { card: this.cardLabel(view.hidden_trump) }));
       stock.append(under);
     }
     const trump = view.trump;
-    this.parts.trump.textContent = trump ? `${SUIT_SYMBOLS[trump]} ${this.strings.suit_names[trump]}` : this.strings.no_trump;
-    this.parts.trump.className = trump && RED_SUITS.has(trump) ? "red" : "black";
+    this.parts.trump.textContent = trump ? SUIT_SYMBOLS[trump] : this.strings.no_trump;
+    this.parts.trump.title = trump ? this.strings.suit_names[trump] : this.strings.no_trump;
+    this.parts.trump.className = `trump-mark ${trump && RED_SUITS.has(trump) ? "red" : "black"}`;
     this.parts["stock-count"].textContent = view.stock;
     this.parts["discard-count"].textContent = view.discard;
     this.parts.limit.textContent = view.limit ?? "";
+    const limitShown = view.limit !== null && view.limit !== undefined;
+    this.parts.limit.hidden = !limitShown;
+    this.parts.limit.previousElementSibling.hidden = !limitShown;
+    const discard = this.parts["discard-pile"];
+    discard.replaceChildren();
+    for (let i = 0; i < Math.min(3, Math.ceil((view.discard || 0) / 4)); i += 1) discard.append(this.cardSvg(null, { back: true }));
   }
 
   renderTable() {
@@ -449,18 +527,21 @@ export class GameTable {
       empty.textContent = this.view.finished ? "" : this.strings.table_empty;
       area.append(empty);
     }
-    for (const pair of this.view.table) {
+    for (const [index, pair] of this.view.table.entries()) {
       const slot = document.createElement("div");
       slot.className = "pair";
       const attack = document.createElement("button");
       attack.type = "button";
       attack.className = "card-button attack-card";
       attack.dataset.card = pair.attack;
+      if (Number.isInteger(pair.by)) attack.dataset.fromSeat = pair.by;
       attack.append(this.cardSvg(pair.attack));
       const target = targets.get(pair.attack);
       if (target) {
         attack.classList.add("target");
         attack.setAttribute("aria-label", format(this.strings.cover_this, { card: this.cardLabel(pair.attack) }));
+        attack.title = `${format(this.strings.cover_this, { card: this.cardText(pair.attack) })} (${this.keyHint("Enter")})`;
+        attack.dataset.index = index;
         attack.addEventListener("click", () => this.sendAction(target));
       } else {
         attack.disabled = true;
@@ -470,6 +551,7 @@ export class GameTable {
         const cover = document.createElement("div");
         cover.className = "cover-card";
         cover.dataset.card = pair.cover;
+        if (Number.isInteger(this.view.defender)) cover.dataset.fromSeat = this.view.defender;
         cover.append(this.cardSvg(pair.cover));
         slot.append(cover);
       }
@@ -512,29 +594,262 @@ export class GameTable {
         if (this.legal.length) button.classList.add("idle");
       }
       if (this.selection.includes(name)) button.classList.add("selected");
+      if (this.held && this.held.name === name) {
+        // Dropped on the table and sent: it waits where it was dropped until the server's view says where it goes.
+        button.classList.add("dragging");
+        button.style.transform = this.held.transform;
+      }
       area.append(button);
+    }
+  }
+
+  // --- layout: the hand along the bottom edge, the table's cards as large as the felt allows -------------
+
+  layout() {
+    this.layoutHand();
+    this.layoutTable();
+  }
+
+  // One row while the cards fit side by side; then overlapping, each showing at least MIN_STRIP_PX of
+  // itself; then more rows, each covering the lower half of the one above. A card's button is the part of it
+  // that shows, so that a tap (and a test's click) at its middle reaches it and not its neighbour.
+  layoutHand() {
+    const area = this.parts.hand;
+    const cards = [...area.querySelectorAll(".hand-card")];
+    if (!cards.length) {
+      area.style.height = "";
+      return;
+    }
+    // The card's own width, not its box on screen: a card that is moving is scaled.
+    const cardW = parseFloat(getComputedStyle(cards[0].querySelector(".card-svg")).width);
+    if (!cardW) return;
+    const cardH = cardW * 1.4;
+    const width = area.clientWidth;
+    const lift = cardW * 0.22;
+    const gap = Math.round(cardW * 0.08);
+    const count = cards.length;
+    let perRow = count;
+    let step = cardW + gap;
+    if (count * cardW + (count - 1) * gap > width) {
+      perRow = Math.max(1, Math.floor((width - cardW) / MIN_STRIP_PX) + 1);
+      const rows = Math.ceil(count / perRow);
+      perRow = Math.ceil(count / rows);
+      step = perRow > 1 ? Math.min(cardW + gap, (width - cardW) / (perRow - 1)) : cardW;
+    }
+    const rows = Math.ceil(count / perRow);
+    const rowStep = Math.round(cardH * 0.47);
+    cards.forEach((card, index) => {
+      const row = Math.floor(index / perRow);
+      const column = index % perRow;
+      const inRow = Math.min(perRow, count - row * perRow);
+      const rowWidth = cardW + (inRow - 1) * step;
+      const left = Math.max(0, (width - rowWidth) / 2) + column * step;
+      card.style.left = `${Math.round(left)}px`;
+      card.style.top = `${Math.round(lift + row * rowStep)}px`;
+      card.style.width = `${Math.round(column === inRow - 1 ? cardW : Math.min(step, cardW))}px`;
+      card.style.height = `${Math.round(row === rows - 1 ? cardH : rowStep)}px`;
+      card.style.zIndex = String(index + 1);
+    });
+    area.style.height = `${Math.ceil(lift + (rows - 1) * rowStep + cardH + 2)}px`;
+  }
+
+  // The largest cards that let every pair on the table fit the felt, no larger than the hand's.
+  layoutTable() {
+    const area = this.parts.table;
+    const pairs = this.view ? this.view.table.length : 0;
+    const hand = this.parts.hand.querySelector(".card-svg");
+    const felt = this.parts.felt;
+    const base = hand ? parseFloat(getComputedStyle(hand).width) : parseFloat(getComputedStyle(felt).fontSize) * 4.4;
+    const style = getComputedStyle(area);
+    const width = area.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const height = felt.clientHeight - 2 * parseFloat(getComputedStyle(felt).paddingTop) - parseFloat(style.paddingTop) * 2;
+    if (!pairs || width <= 0 || height <= 0) {
+      area.style.setProperty("--table-w", `${Math.round(base)}px`);
+      return;
+    }
+    let best = 0;
+    for (let rows = 1; rows <= pairs; rows += 1) {
+      const columns = Math.ceil(pairs / rows);
+      const size = Math.min(width / (columns * 1.5 - 0.2), height / (rows * 1.85 - 0.15));
+      best = Math.max(best, size);
+    }
+    area.style.setProperty("--table-w", `${Math.floor(Math.min(best, base * 1.25))}px`);
+  }
+
+  // --- moves by dragging and by keys ------------------------------------------------------------------
+
+  // Where the dragged card may go: [{element, action}], the most precise place first.
+  dropTargets(name) {
+    const cards = this.selection.includes(name) ? [...this.selection] : [name];
+    const same = (action) => [...(action.cards || [])].sort().join(" ") === [...cards].sort().join(" ");
+    const alone = (action) => (action.cards || []).length === 1 && action.cards[0] === name;
+    const targets = [];
+    for (const action of this.legal) {
+      if (action.type === "cover" && action.card === name) {
+        const element = this.parts.table.querySelector(`.attack-card[data-card="${CSS.escape(action.attack)}"]`);
+        if (element) targets.push({ element, action, kind: "cover" });
+      }
+    }
+    const pick = (types) => this.legal.find((action) => types.includes(action.type) && same(action))
+      || this.legal.find((action) => types.includes(action.type) && alone(action));
+    const transfer = pick(["transfer"]) || this.legal.find((action) => action.type === "show_trump" && action.card === name);
+    if (transfer) targets.push({ element: this.parts["transfer-zone"], action: transfer, kind: "transfer" });
+    const lay = pick(["attack", "throw", "transfer"])
+      || this.legal.find((action) => ["give", "duel"].includes(action.type) && action.card === name);
+    if (lay) targets.push({ element: this.parts.table, action: lay, kind: "table" });
+    return targets;
+  }
+
+  showDropTargets(targets) {
+    this.hideDropTargets();
+    for (const target of targets) {
+      if (target.kind === "transfer") target.element.hidden = false;
+      target.element.classList.add("drop-target");
+    }
+  }
+
+  hideDropTargets() {
+    for (const element of this.root.querySelectorAll(".drop-target, .drop-hover")) {
+      element.classList.remove("drop-target", "drop-hover");
+    }
+    this.parts["transfer-zone"].hidden = true;
+  }
+
+  // A drop: send the move, and keep the card where it lies until the answer is drawn.
+  play(action) {
+    const dragged = this.parts.hand.querySelector(".hand-card.dragging");
+    const transform = dragged ? dragged.style.transform : "";
+    const name = dragged ? dragged.dataset.card : null;
+    const sent = this.sendAction(action, { held: name ? { name, transform } : null });
+    return sent;
+  }
+
+  keyHint(key) {
+    return format(this.strings.key_hint, { key });
+  }
+
+  focusKey() {
+    const active = document.activeElement;
+    if (!active || !this.root.contains(active)) return null;
+    if (active.dataset.card) return `[data-card="${CSS.escape(active.dataset.card)}"]`;
+    if (active.dataset.action) return `[data-action="${CSS.escape(active.dataset.action)}"]`;
+    return null;
+  }
+
+  // After a render the focus stays on the same card or button; when that one is gone (played, or the
+  // button no longer offered) it goes to the hand, so that the keyboard player never starts again from the top.
+  restoreFocus(selector, hadFocus) {
+    const wish = this.focusWish && this.root.querySelector(this.focusWish);
+    this.focusWish = null;
+    if (wish) {
+      wish.focus({ preventScroll: true });
+      return;
+    }
+    const active = document.activeElement;
+    if (selector) {
+      const same = this.root.querySelector(`${selector}:not(:disabled)`);
+      if (same) {
+        if (active !== same) same.focus({ preventScroll: true });
+        return;
+      }
+    }
+    if ((hadFocus && (active === document.body || !active)) || active === this.parts.hand) this.focusHand();
+  }
+
+  focusHand() {
+    const next = this.parts.hand.querySelector(".hand-card.playable")
+      || this.parts.actions.querySelector("[data-action]") || this.parts.hand;
+    next.focus({ preventScroll: true });
+  }
+
+  legalOf(type) {
+    return this.legal.find((action) => action.type === type) || null;
+  }
+
+  // T takes, P passes (or says beaten), Esc cancels; in the hand the arrows move, Space chooses, Enter plays.
+  key(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || !this.message) return;
+    const target = event.target;
+    if (target && target.closest && target.closest("input, select, textarea, [contenteditable]")) return;
+    const card = target && target.closest ? target.closest(".hand-card, .attack-card") : null;
+    if (event.code === "KeyT" && this.legalOf("take")) {
+      event.preventDefault();
+      this.sendAction(this.legalOf("take"));
+    } else if (event.code === "KeyP" && this.legalOf("pass")) {
+      event.preventDefault();
+      this.sendAction(this.legalOf("pass"));
+    } else if (event.key === "Escape") {
+      for (const drawer of this.root.querySelectorAll("details[open]")) drawer.open = false;
+      if (this.selection.length) {
+        event.preventDefault();
+        this.selection = [];
+        this.render();
+      }
+    } else if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(event.key) && card) {
+      event.preventDefault();
+      this.moveFocus(card, event.key);
+    } else if (event.key === "Enter" && card && card.classList.contains("hand-card") && card.classList.contains("playable")) {
+      event.preventDefault();
+      this.playByKey(card.dataset.card);
+    }
+  }
+
+  moveFocus(card, key) {
+    const inHand = card.classList.contains("hand-card");
+    if ((key === "ArrowUp" && inHand) || (key === "ArrowDown" && !inHand)) {
+      const other = inHand ? this.parts.table.querySelector(".attack-card.target") : this.parts.hand.querySelector(".hand-card.playable");
+      if (other) other.focus({ preventScroll: true });
+      return;
+    }
+    const list = [...(inHand ? this.parts.hand.querySelectorAll(".hand-card.playable") : this.parts.table.querySelectorAll(".attack-card.target"))];
+    const index = list.indexOf(card);
+    const next = list[(index + (key === "ArrowLeft" || key === "ArrowUp" ? -1 : 1) + list.length) % list.length];
+    if (next) next.focus({ preventScroll: true });
+  }
+
+  // Enter on a card: choose it (with the cards of its rank already chosen), then play the one move that makes,
+  // or go to the attack cards it can cover.
+  playByKey(name) {
+    if (!this.selection.includes(name)) this.toggleCard(name);
+    const moves = this.selectionActions();
+    const covers = this.coverTargets();
+    if (moves.length === 1 && !covers.size) {
+      this.sendAction(moves[0]);
+      return;
+    }
+    if (covers.size) {
+      const first = [...covers.keys()][0];
+      this.focusWish = `.attack-card[data-card="${CSS.escape(first)}"]`;
+      this.render();
+    } else if (moves.length) {
+      this.focusWish = `[data-action="${CSS.escape(moves[0].type)}"]`;
+      this.render();
     }
   }
 
   renderActions() {
     const area = this.parts.actions;
     area.replaceChildren();
-    const add = (label, action, kind, onClick) => {
+    const add = (label, action, kind, onClick, key) => {
       const button = document.createElement("button");
       button.type = "button";
       button.className = `button action-${kind}`;
       button.dataset.action = kind;
       button.textContent = label;
+      if (key) {
+        button.title = `${label} (${this.keyHint(key)})`;
+        button.setAttribute("aria-keyshortcuts", key);
+      }
       button.addEventListener("click", onClick || (() => this.sendAction(action)));
       area.append(button);
     };
     for (const action of this.selectionActions()) {
       const cards = (action.cards || [action.card]).map((card) => this.cardText(card)).join(" ");
-      add(format(this.strings.actions[action.type], { cards }), action, action.type);
+      add(format(this.strings.actions[action.type], { cards }), action, action.type, null, "Enter");
     }
     for (const action of this.legal) {
-      if (action.type === "take") add(this.strings.take, action, "take");
-      if (action.type === "pass") add(this.passLabel(), action, "pass");
+      if (action.type === "take") add(this.strings.take, action, "take", null, "T");
+      if (action.type === "pass") add(this.passLabel(), action, "pass", null, "P");
       if (action.type === "announce") add(this.strings.announce, action, "announce");
       if (action.type === "challenge") {
         add(format(this.strings.challenge, { name: this.playerName(action.target) }), action, "challenge");
@@ -544,7 +859,7 @@ export class GameTable {
       add(this.strings.clear_selection, null, "clear", () => {
         this.selection = [];
         this.render();
-      });
+      }, "Esc");
     }
     const seated = this.mySeat !== null && this.mySeat !== undefined;
     const out = seated && (this.view.out || []).includes(this.mySeat);
@@ -562,7 +877,6 @@ export class GameTable {
     if (this.view.table.length && this.view.table.every((pair) => pair.cover !== null)) return this.strings.beaten;
     return this.strings.pass;
   }
-
   renderLog() {
     const list = this.parts.log;
     list.replaceChildren();
@@ -572,7 +886,9 @@ export class GameTable {
       item.textContent = this.logText(entry);
       list.append(item);
     }
-    list.scrollTop = list.scrollHeight;
+    // The drawer scrolls, not the list: the last line in sight when it opens.
+    const scroller = list.closest(".drawer-body") || list;
+    scroller.scrollTop = scroller.scrollHeight;
   }
 
   logText(entry) {

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import yaml
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from accounts.models import User
@@ -33,7 +34,7 @@ from tests.tournaments.factories import enter, tournament
 pytestmark = pytest.mark.django_db
 
 # A card name standing alone: not a piece of a token's key or another random string ("aJSx" names no card).
-TOKEN = re.compile(r"(?<![0-9A-Za-z_])(?:10|[2-9JQKA])[SCDH♠♣♦♥](?![0-9A-Za-z_])")
+TOKEN = re.compile(r"(?<![0-9A-Za-zА-Яа-яЁё_])(?:10|[2-9JQKAВДКТ])[SCDH♠♣♦♥](?![0-9A-Za-zА-Яа-яЁё_])")
 # The shown start of an API key ("durak_" and random URL-safe characters) can end in "-QS": about 1 key in
 # 5,000 would read as a card. Keys are cut out before looking for cards.
 KEY_SHOWN = re.compile(re.escape(KEY_PREFIX) + r"[A-Za-z0-9_-]*")
@@ -78,7 +79,10 @@ def _hidden_from(game: Game, seat: int | None) -> set[str]:
     if stock and state.trump_card >= 0:
         stock.remove(state.trump_card)  # dealt face up: public
     hidden.update(names(sum(1 << card for card in stock)))
-    return hidden | {card_text(card) for card in hidden}
+    # In both notations of the log: the engine's letters and the Russian reader's (В, Д, К, Т).
+    with translation.override("ru"):
+        russian = {card_text(card) for card in hidden}
+    return hidden | {card_text(card) for card in hidden} | russian
 
 
 def _card_tokens(answer: Any) -> set[str]:

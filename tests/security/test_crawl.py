@@ -104,6 +104,7 @@ EXPECTED_STATUS: dict[str, tuple[int, int, int, int, int]] = {
     "accounts/password/reset/sent/": (200, 200, 200, 200, 200),
     "accounts/profile/": (302, 200, 200, 200, 200),
     "accounts/sessions/revoke/": (302, 405, 405, 405, 405),
+    "accounts/sound/": (405, 405, 405, 405, 405),
     "accounts/sign-up/": (200, 302, 302, 302, 302),
     "analysis/": (200, 200, 200, 200, 200),
     "api/docs/": (200, 200, 200, 200, 200),
