@@ -57,9 +57,12 @@ def fresh(game: Game) -> Game:
 def game_against_bot(
     player: User, *, rules: dict[str, Any], first_attacker: int, name: str = "", bots: int = 1
 ) -> Game:
-    bot = services.bot_account_for("easy")
+    seated: list[int] = []
+    for _ in range(bots):  # each bot an account of the bench of its own, with its own name
+        seated.append(services.bot_account_for("easy", seated=seated).pk)
+    bot_accounts = [User.objects.get(pk=pk) for pk in seated]
     return services.game_start_reserved(
-        owner=player, rules=Rules.from_dict(rules), players=[player] + [bot] * bots, turn_seconds=900,
+        owner=player, rules=Rules.from_dict(rules), players=[player] + bot_accounts, turn_seconds=900,
         name=name or f"{player.username} against the bot", first_attacker=first_attacker,
     )  # fmt: skip
 

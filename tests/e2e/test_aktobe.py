@@ -11,7 +11,17 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.e2e.test_play_a_game import DESKTOP, GAME_TIMEOUT_S, _click, _one_move, _seq, bots_can_move, browser
+from tests.e2e.test_play_a_game import (
+    DESKTOP,
+    GAME_TIMEOUT_S,
+    TRACK_MOVES,
+    _click,
+    _promised_move,
+    _one_move,
+    _seq,
+    bots_can_move,
+    browser,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 __all__ = ["bots_can_move", "browser"]  # fixtures used by the test below
@@ -60,13 +70,14 @@ def test_an_aktobe_table_is_played_to_the_end(browser: Browser, live_server_url:
     expect(page.locator("[data-part=connection]")).to_have_text("Connected")
     expect(page.locator(".hand .hand-card")).to_have_count(6)
     expect(page.locator(".players")).to_contain_text("a hidden card face down")
+    page.evaluate(TRACK_MOVES)
 
     deadline = time.monotonic() + GAME_TIMEOUT_S
     result = page.locator("[data-part=result]")
     asked: list[int] = []
     while time.monotonic() < deadline and not result.is_visible():
         seq = _seq(page)
-        if _aktobe_move(page, asked):
+        if _promised_move(page, ("duel", "give")) or _aktobe_move(page, asked):
             with contextlib.suppress(PlaywrightTimeoutError):
                 page.wait_for_function(
                     f"window.durakTable.message.seq !== {seq} || !!window.durakTable.message.result"
@@ -76,6 +87,13 @@ def test_an_aktobe_table_is_played_to_the_end(browser: Browser, live_server_url:
         else:
             page.wait_for_timeout(50)
     expect(result).to_be_visible()
+    # Aktobe's own moves were made whenever the page offered them ("how many cards?" twice at most), and the
+    # game offered at least one of them.
+    offered = set(page.evaluate("[...window.offeredMoves]"))
+    used = set(page.evaluate("[...window.usedMoves]"))
+    aktobe = {"announce", "challenge", "give", "duel"}
+    assert offered & aktobe, offered
+    assert offered & aktobe <= used, (offered, used)
     deck = page.locator("[data-part=deck]").text_content() or ""
     assert len(deck.split()) == 54 and {"RJ", "BJ"} <= set(deck.split())
     assert errors == [], f"the page's script failed: {errors}"

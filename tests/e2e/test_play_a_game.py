@@ -83,8 +83,46 @@ def _one_move(page: Page) -> bool:
     return _click(page.locator("[data-action=take]"))
 
 
-def _play_until_result(page: Page, *, moves_before: int = 0, stop_after: int | None = None) -> int:
-    """Play until the result shows, or (with stop_after) until that many moves are made and cards lie on the table."""
+# Moves a variant promises (a transfer, a trump shown to transfer, an accusation of a cheat): made by hand
+# whenever the page offers one, before the ordinary clicks, and recorded by the page itself.
+TRACK_MOVES = """() => {
+  window.offeredMoves = new Set(); window.usedMoves = new Set();
+  const root = document.getElementById("game");
+  const note = (message) => { for (const a of ((message && message.view && message.view.legal) || [])) window.offeredMoves.add(a.type); };
+  note(window.durakTable.message);
+  root.addEventListener("durak:view", (event) => note(event.detail.message));
+  root.addEventListener("durak:action-sent", (event) => window.usedMoves.add(event.detail.action.type));
+}"""
+
+
+# The page shows the player's move, and the game waits on him alone (a bot cannot move until he does).
+MY_MOVE_ALONE = (
+    "(() => { const t = window.durakTable; const m = t && t.message; return !!m && m.status === 'playing'"
+    " && Array.isArray(m.waiting) && m.waiting.length === 1 && m.waiting[0] === m.seat && t.legal.length > 0; })()"
+)
+
+
+def _promised_move(page: Page, kinds: tuple[str, ...]) -> bool:
+    """Make the first offered move of one of `kinds` through the page: its cards chosen, then its button."""
+    action = page.evaluate(
+        f"() => (window.durakTable.legal || []).find((a) => {list(kinds)!r}.includes(a.type)) || null"
+    )
+    if not action:
+        return False
+    _click(page.locator("[data-action=clear]"))
+    if action["type"] == "accuse":
+        return _click(page.locator("[data-action=accuse]"))
+    for card in action.get("cards") or [action["card"]]:
+        if not _click(page.locator(f'.hand-card[data-card="{card}"]')):
+            return False
+    return _click(page.locator(f"[data-action={action['type']}]"))
+
+
+def _play_until_result(
+    page: Page, *, moves_before: int = 0, stop_after: int | None = None, promised: tuple[str, ...] = ()
+) -> int:
+    """Play until the result shows, or (with stop_after) until that many moves are made and cards lie on the table.
+    The `promised` kinds of move are made whenever they are offered."""
     deadline = time.monotonic() + GAME_TIMEOUT_S
     moves = moves_before
     result = page.locator("[data-part=result]")
@@ -92,7 +130,7 @@ def _play_until_result(page: Page, *, moves_before: int = 0, stop_after: int | N
         if result.is_visible() or (stop_after is not None and moves >= stop_after and page.locator(".pair").count()):
             return moves
         seq = _seq(page)
-        if _one_move(page):
+        if (promised and _promised_move(page, promised)) or _one_move(page):
             moves += 1
             with contextlib.suppress(PlaywrightTimeoutError):  # a click that raced a bot's move sent nothing
                 page.wait_for_function(
@@ -142,9 +180,21 @@ def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
 
     page.wait_for_url("**/play/game/*/")
     expect(page.locator("[data-part=connection]")).to_have_text("Connected")
-    expect(page.locator(".players .player")).to_contain_text("Random Rita")  # the easy bench's first bot (accounts.bot_names)
+    expect(page.locator(".players .player")).to_contain_text(
+        "Random Rita"
+    )  # the easy bench's first bot (accounts.bot_names)
     expect(page.locator(".hand .hand-card")).to_have_count(6)
-    assert page.locator(".hand .card-svg .card-rank").first.text_content() in {"6", "7", "8", "9", "10", "J", "Q", "K", "A"}
+    assert page.locator(".hand .card-svg .card-rank").first.text_content() in {
+        "6",
+        "7",
+        "8",
+        "9",
+        "10",
+        "J",
+        "Q",
+        "K",
+        "A",
+    }
 
     moves = _play_until_result(page, stop_after=4)
     if not page.locator("[data-part=result]").is_visible():
@@ -154,13 +204,20 @@ def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "page scrolls sideways"
         page.set_viewport_size(DESKTOP)
 
+        # From here the game waits on the player alone, so no bot's move can come between what the checks
+        # compare: a reload and a refused move must leave the version exactly as it was.
+        page.wait_for_function(MY_MOVE_ALONE, timeout=30_000)
+
         # A reload puts the player back where he was: same version, same hand.
-        seq, hand = _seq(page), sorted(page.locator(".hand-card").evaluate_all("cards => cards.map(c => c.dataset.card)"))
+        seq, hand = (
+            _seq(page),
+            sorted(page.locator(".hand-card").evaluate_all("cards => cards.map(c => c.dataset.card)")),
+        )
         page.reload()
         expect(page.locator("[data-part=connection]")).to_have_text("Connected")
-        assert _seq(page) >= seq
-        if _seq(page) == seq:
-            assert sorted(page.locator(".hand-card").evaluate_all("cards => cards.map(c => c.dataset.card)")) == hand
+        page.wait_for_function(MY_MOVE_ALONE, timeout=30_000)
+        assert _seq(page) == seq
+        assert sorted(page.locator(".hand-card").evaluate_all("cards => cards.map(c => c.dataset.card)")) == hand
 
         # A dropped connection comes back by itself and asks for the game as it stands.
         page.evaluate("window.durakTable.socket.close()")
@@ -171,7 +228,8 @@ def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
         seq = _seq(page)
         page.evaluate("window.durakTable.send({type: 'action', action: {type: 'take'}, seq: -1})")
         expect(page.locator("[data-part=error]")).to_contain_text("Refused:")
-        assert _seq(page) >= seq
+        page.wait_for_function(MY_MOVE_ALONE, timeout=30_000)  # the page asked for the game again after the refusal
+        assert _seq(page) == seq
 
     _play_until_result(page, moves_before=moves)
 
@@ -195,9 +253,10 @@ def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
 def test_a_perevodnoy_cheating_table_of_three_is_played_to_the_end_on_a_phone(
     browser: Browser, live_server_url: str, bots_can_move: None
 ) -> None:
-    """Every option box of the form reaches the table, and transfers, trump shows and cheating covers are
-    offered by the same clicks when the server lists them."""
-    page = browser.new_page(viewport=PHONE, locale="en-GB")
+    """Every option box of the form reaches the table, and transfers, trump shows and accusations are made
+    whenever the server offers them; the game must offer a transfer. Motion is off (the moves, not the
+    animations, are what this test is about; a game of random clicks waited on each card's slide)."""
+    page = browser.new_page(viewport=PHONE, locale="en-GB", reduced_motion="reduce")
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{live_server_url}/accounts/sign-up/")
@@ -222,9 +281,16 @@ def test_a_perevodnoy_cheating_table_of_three_is_played_to_the_end_on_a_phone(
     page.get_by_role("button", name="Fill with bots").click()
     page.wait_for_url("**/play/game/*/")
     expect(page.locator(".players .player")).to_have_count(2)
+    page.wait_for_function("window.durakTable && window.durakTable.message")
+    page.evaluate(TRACK_MOVES)
 
-    _play_until_result(page)
+    promised = ("transfer", "show_trump", "accuse")
+    _play_until_result(page, promised=promised)
 
+    offered = set(page.evaluate("[...window.offeredMoves]"))
+    used = set(page.evaluate("[...window.usedMoves]"))
+    assert "transfer" in offered | used, offered
+    assert offered & set(promised) <= used, (offered, used)
     expect(page.locator("[data-part=places] tr")).to_have_count(3)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "page scrolls sideways"
     _screenshot(page, "result-phone")
