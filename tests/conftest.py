@@ -107,3 +107,14 @@ def fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def no_task_outlives_its_test() -> Iterator[None]:
+    """Calls a test left scheduled on the in-process runner (a game's turn timer or clock, minutes ahead) are
+    dropped when it ends: they would run against the next test's database, or keep the runner busy where the
+    next test waits for it to be idle."""
+    yield
+    from durak_site.inprocess_tasks import in_process_runner
+
+    in_process_runner().cancel_scheduled()

@@ -877,10 +877,22 @@ export class GameTable {
     if (this.view.table.length && this.view.table.every((pair) => pair.cover !== null)) return this.strings.beaten;
     return this.strings.pass;
   }
+  // The whole game's log: each view carries its last lines, which are kept by version beside those seen before
+  // (the page starts from the whole log); another deal (a redeal's commitment) starts it afresh.
+  wholeLog() {
+    const deal = `${this.message.game}:${this.message.commitment || ""}`;
+    if (this.logDeal !== deal) {
+      this.logDeal = deal;
+      this.logLines = new Map();
+    }
+    for (const entry of this.message.log || []) this.logLines.set(Number.isInteger(entry.seq) ? entry.seq : -1, entry);
+    return [...this.logLines.entries()].sort((a, b) => a[0] - b[0]).map(([, entry]) => entry);
+  }
+
   renderLog() {
     const list = this.parts.log;
     list.replaceChildren();
-    for (const entry of this.message.log || []) {
+    for (const entry of this.wholeLog()) {
       const item = document.createElement("li");
       if (Number.isInteger(entry.seq)) item.value = entry.seq + 1;
       item.textContent = this.logText(entry);

@@ -96,8 +96,9 @@ def _open(page: Page, url: str, game: Game) -> None:
 
 
 def _gesture(page: Page) -> None:
-    """A click on the page where it changes nothing: the rules line under the header."""
-    page.locator(".rules-words").click()
+    """A click on the page where it changes nothing: the status line above the table (the rules line is in
+    a drawer now)."""
+    page.locator("[data-part=status]").click()
 
 
 def _played(page: Page) -> list[str]:
