@@ -26,7 +26,7 @@ def test_the_game_page_starts_from_the_whole_log() -> None:
     services.table_join(table=at, user=anna)
     services.table_join(table=at, user=boris)
     game = latest_game(at)
-    people = {seat.number: seat.user for seat in at.seats.select_related("user")}
+    people = {seat.number: seat.user for seat in at.seats.select_related("user") if seat.user is not None}
     rng = random.Random(7)
     for _ in range(400):
         game.refresh_from_db()
@@ -44,6 +44,8 @@ def test_the_game_page_starts_from_the_whole_log() -> None:
     client = Client()
     client.force_login(anna)
     page = client.get(f"/play/game/{game.pk}/?lang=ru").content.decode()
-    initial = json.loads(re.search(r'<script id="game-initial" type="application/json">(.*?)</script>', page, re.S)[1])
+    found = re.search(r'<script id="game-initial" type="application/json">(.*?)</script>', page, re.S)
+    assert found is not None
+    initial = json.loads(found[1])
     assert [line["seq"] for line in initial["log"]] == list(range(actions))
     assert all(line["text"] for line in initial["log"])
