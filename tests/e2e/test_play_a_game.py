@@ -103,9 +103,11 @@ MY_MOVE_ALONE = (
 
 
 def _promised_move(page: Page, kinds: tuple[str, ...]) -> bool:
-    """Make the first offered move of one of `kinds` through the page: its cards chosen, then its button."""
+    """Make the first offered move of one of `kinds` not made yet through the page: its cards chosen, then its
+    button (once each: made every time, transfers and shown trumps drew a random game out past its time)."""
     action = page.evaluate(
-        f"() => (window.durakTable.legal || []).find((a) => {list(kinds)!r}.includes(a.type)) || null"
+        f"() => (window.durakTable.legal || []).find((a) => {list(kinds)!r}.includes(a.type)"
+        " && !(window.usedMoves && window.usedMoves.has(a.type))) || null"
     )
     if not action:
         return False
@@ -253,8 +255,8 @@ def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
 def test_a_perevodnoy_cheating_table_of_three_is_played_to_the_end_on_a_phone(
     browser: Browser, live_server_url: str, bots_can_move: None
 ) -> None:
-    """Every option box of the form reaches the table, and transfers, trump shows and accusations are made
-    whenever the server offers them; the game must offer a transfer. Motion is off (the moves, not the
+    """Every option box of the form reaches the table, and a transfer, a trump shown and an accusation are each
+    made the first time the server offers them; the game must offer a transfer. Motion is off (the moves, not the
     animations, are what this test is about; a game of random clicks waited on each card's slide)."""
     page = browser.new_page(viewport=PHONE, locale="en-GB", reduced_motion="reduce")
     errors: list[str] = []

@@ -108,9 +108,9 @@ class LiveGame(RuleBasedStateMachine):
     @rule(data=st.data())
     @precondition(lambda self: self.game is not None)
     def play_out(self, data: st.DataObject) -> None:
-        """Legal moves one after another until the game ends (or 400 moves), so that examples reach the end of a
+        """Legal moves one after another until the game ends (or 150 moves), so that examples reach the end of a
         game and what follows it; each move must move the version on by one."""
-        for _ in range(400):
+        for _ in range(150):
             game = self._fresh()
             movers = [seat for seat in range(len(self.people)) if self._legal(seat)]
             if game.status != GameStatus.PLAYING or not movers:
@@ -233,7 +233,7 @@ def test_a_live_game_stays_valid_whatever_arrives_in_whatever_order() -> None:
     PLAYED_OUT.clear()
     run_state_machine_as_test(
         LiveGame,
-        settings=settings(max_examples=30, stateful_step_count=40, deadline=None,
+        settings=settings(max_examples=20, stateful_step_count=30, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]),
     )  # fmt: skip
     # The examples reached the end of games by play, and what came after it was refused.
