@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 
 from durak_site.inprocess_tasks import in_process_runner
 from games import services, tasks
@@ -70,6 +70,13 @@ def assert_no_card_in(lines: list[str]) -> None:
 
 def _idle() -> None:
     assert in_process_runner().wait_until_idle(timeout_s=30)
+
+
+@pytest.fixture(autouse=True)
+def tasks_in_process() -> Iterator[None]:
+    """The site's tasks run in this process whatever the run's REDIS_URL (under CI=true no worker runs here)."""
+    with override_settings(TASKS_IN_PROCESS=True):
+        yield
 
 
 @pytest.fixture(autouse=True)
