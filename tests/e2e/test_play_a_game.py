@@ -269,8 +269,9 @@ def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
 def test_a_perevodnoy_cheating_table_of_three_is_played_to_the_end_on_a_phone(
     browser: Browser, live_server_url: str, bots_can_move: None
 ) -> None:
-    """Every option box of the form reaches the table, and a transfer, a trump shown and an accusation are each
-    made the first time the server offers them; the game must offer a transfer. A game still going after four
+    """Every option box of the form reaches the table; a transfer, a trump shown and an accusation are each
+    tried the first time the server offers them, the game must offer a transfer and an accusation offered is
+    made. A game still going after four
     minutes ends by the player's surrender (random clicks against two bots can run to 600 moves and more). Motion is off (the moves, not the
     animations, are what this test is about; a game of random clicks waited on each card's slide)."""
     page = browser.new_page(viewport=PHONE, locale="en-GB", reduced_motion="reduce")
@@ -308,8 +309,8 @@ def test_a_perevodnoy_cheating_table_of_three_is_played_to_the_end_on_a_phone(
     used = set(page.evaluate("[...window.usedMoves]"))
     assert "transfer" in offered | used, offered
     # An accusation offered is made. Transfers and trumps shown are tried through the page the first time they
-    # are offered, but are not required to have gone through: in one run on the merged page neither did, with
-    # the cause not found (docs/experiments.md would be the place for it once it is).
+    # are offered, but are not required to have gone through: in a run on the merged page neither did, and the
+    # cause is not found yet.
     assert offered & {"accuse"} <= used, (offered, used)
     expect(page.locator("[data-part=places] tr")).to_have_count(3)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "page scrolls sideways"
