@@ -110,12 +110,7 @@ def rematch_offer(*, game_id: int, user: User | None) -> Rematch:
 @transaction.atomic
 def rematch_accept(*, game_id: int, user: User | None) -> Rematch:
     """A player accepts the open offer; the last acceptance deals the next game at the same table."""
-    game = _locked_finished_game(game_id)
-    seats = game_seats(game)
-    seat = _person_seat(game, seats, user)
-    rematch = _open_rematch(game)
-    if seat in rematch.accepted:
-        raise RematchError("answered", "you accepted already")
+    game, seats, seat, rematch = _answering(game_id, user)
     rematch.accepted = sorted({*rematch.accepted, seat})
     rematch.save(update_fields=["accepted", "changed"])
     return _start_when_all_accepted(game, seats, rematch)
@@ -124,16 +119,23 @@ def rematch_accept(*, game_id: int, user: User | None) -> Rematch:
 @transaction.atomic
 def rematch_decline(*, game_id: int, user: User | None) -> Rematch:
     """A player declines the open offer: it is closed, and everyone is told who declined."""
+    game, seats, seat, rematch = _answering(game_id, user)
+    rematch.status, rematch.declined_by = RematchStatus.DECLINED, seat
+    rematch.save(update_fields=["status", "declined_by", "changed"])
+    _announce(game, rematch)
+    return rematch
+
+
+def _answering(game_id: int, user: User | None) -> tuple[Game, list[Seat], int, Rematch]:
+    """The finished game (its row locked), its seats, the user's seat and the open offer he has not accepted
+    yet: what an acceptance and a refusal both need."""
     game = _locked_finished_game(game_id)
     seats = game_seats(game)
     seat = _person_seat(game, seats, user)
     rematch = _open_rematch(game)
     if seat in rematch.accepted:
         raise RematchError("answered", "you accepted already")
-    rematch.status, rematch.declined_by = RematchStatus.DECLINED, seat
-    rematch.save(update_fields=["status", "declined_by", "changed"])
-    _announce(game, rematch)
-    return rematch
+    return game, seats, seat, rematch
 
 
 def _open_rematch(game: Game) -> Rematch:
