@@ -6,7 +6,7 @@
 - ``seat_tables``: multi-player Swiss at tables of 3 to 6, by score, repeat meetings minimised.
 - ``standings``: ranking with FIDE's tie-breaks (C.07, 2023) and ours, in a configurable order.
 
-``tournaments/services.py`` is the bridge: it loads rows into these values, calls the functions and
+``tournaments/services/`` is the bridge: it loads rows into these values, calls the functions and
 stores what they return.
 """
 

@@ -1,6 +1,6 @@
 """The plain data that pairing and tie-breaks work on: entrants, pairings, results, and the history replay.
 
-Everything here is a frozen value. ``tournaments/services.py`` (the Django side) loads rows, builds these
+Everything here is a frozen value. ``tournaments/services/`` (the Django side) loads rows, builds these
 values, calls the pairing or standings functions and stores what they return; nothing in this package
 touches the database.
 

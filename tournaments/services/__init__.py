@@ -10,6 +10,9 @@ Locks: a change to a tournament locks its row first (then its pairings), so that
 finalisations of one tournament, or a finalisation and a director's act, never interleave. A game's
 finalisation arrives with the game's row locked (games.services.game_finalise) and takes the
 tournament's next; nothing here locks a game row, so the order is always game, tournament, rating pool.
+
+The package's submodules hold the acts that grew beside these; each imports what it shares from here, and
+callers import the submodule by name (``from tournaments.services import entrants``).
 """
 
 from __future__ import annotations
