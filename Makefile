@@ -27,6 +27,10 @@ endif
 # hash of the compiled sources with the last build's and recompiles only when they differ; without a C
 # compiler the engine runs interpreted.
 
+# pytest-xdist's worker processes: the browser tests spend most of their time waiting on a bot or a page, so two
+# of them share two cores well. Each worker has its own test database and Redis database (settings/test.py).
+PYTEST_WORKERS ?= 2
+
 .PHONY: run test ci-services chromium messages constraints engine
 
 run: $(RUN_STAMP) engine
@@ -41,7 +45,7 @@ endif
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 engine: | $(RUN_STAMP)
 	$(BIN)/python scripts/build_engine.py

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -80,6 +80,13 @@ def _redis_database(redis_url: str) -> int:
         return int(named)
     except ValueError:
         raise ImproperlyConfigured(f"REDIS_URL names no database number: {redis_url!r}") from None
+
+
+def worker_redis_url(redis_url: str, worker: str) -> str:
+    """`redis_url` moved to the database `worker`'s number ("gw2") past the one it names: a test worker's own."""
+    parsed = urlsplit(redis_url)
+    number = _redis_database(redis_url) + int(worker.removeprefix("gw"))
+    return urlunsplit((parsed.scheme, parsed.netloc, f"/{number}", "", parsed.fragment))
 
 
 def channel_layer_settings(*, redis_url: str | None, kind: str = "") -> dict[str, Any]:

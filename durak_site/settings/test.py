@@ -3,7 +3,15 @@
 import os
 import tempfile
 
-from durak_site.environment import DEVELOPMENT_SECRET_KEY
+from durak_site.environment import DEVELOPMENT_SECRET_KEY, worker_redis_url
+
+# pytest-xdist runs the suite in several worker processes (gw0, gw1, ...): each takes a Redis database of its
+# own, the given one plus its number, so that one worker's Celery worker never takes another's tasks and its
+# channel layer (whose prefix names the database) never hears another's games of the same id. The processes
+# a test starts inherit the shifted URL and the mark that it was shifted, and shift nothing again.
+if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("REDIS_URL") and not os.environ.get("DURAK_REDIS_SHIFTED"):
+    os.environ["REDIS_URL"] = worker_redis_url(os.environ["REDIS_URL"], os.environ["PYTEST_XDIST_WORKER"])
+    os.environ["DURAK_REDIS_SHIFTED"] = "1"
 
 from .base import *
 

@@ -12,6 +12,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from durak_site.environment import (
+    worker_redis_url,
     DEVELOPMENT_SECRET_KEY,
     backends_from_environment,
     channel_layer_settings,
@@ -172,3 +173,30 @@ def test_production_guard_lists_every_problem_at_once() -> None:
 
 def test_production_guard_accepts_a_real_configuration() -> None:
     production_settings_check(secret_key=REAL_SECRET_KEY, debug=False, allowed_hosts=["durak.example"])
+
+
+def test_each_test_worker_takes_a_redis_database_of_its_own() -> None:
+    """pytest-xdist's workers (durak_site.settings.test): gw0 keeps the given database, gw1 the next, and the
+    channel layer's prefix follows, so two workers' games of the same id never meet."""
+    first = worker_redis_url("redis://127.0.0.1:6379/1", "gw0")
+    second = worker_redis_url("redis://127.0.0.1:6379/1", "gw1")
+    assert (first, second) == ("redis://127.0.0.1:6379/1", "redis://127.0.0.1:6379/2")
+    assert worker_redis_url("redis://user:secret@cache.internal:6379?db=5", "gw2") == "redis://user:secret@cache.internal:6379/7"
+    prefixes = {channel_layer_settings(redis_url=url)["CONFIG"]["prefix"] for url in (first, second)}
+    assert prefixes == {"durak.1.", "durak.2."}
+
+
+def test_a_test_worker_and_the_processes_it_starts_shift_the_redis_database_once() -> None:
+    """The settings of worker gw3 move REDIS_URL three databases on; Daphne or Celery started by that worker
+    inherit the moved URL and the mark, and read the same database."""
+    script = "from django.conf import settings; print(settings.CELERY_BROKER_URL)"
+    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "durak_site.settings.test", "PYTEST_XDIST_WORKER": "gw3",
+                   "REDIS_URL": "redis://127.0.0.1:6379/1"}
+    environment.pop("DURAK_REDIS_SHIFTED", None)
+    worker = subprocess.run([sys.executable, "-c", "import django; django.setup(); " + script], cwd=PROJECT_DIR,
+                            env=environment, capture_output=True, text=True, check=True)
+    assert worker.stdout.strip() == "redis://127.0.0.1:6379/4"
+    inherited = {**environment, "REDIS_URL": "redis://127.0.0.1:6379/4", "DURAK_REDIS_SHIFTED": "1"}
+    child = subprocess.run([sys.executable, "-c", "import django; django.setup(); " + script], cwd=PROJECT_DIR,
+                           env=inherited, capture_output=True, text=True, check=True)
+    assert child.stdout.strip() == "redis://127.0.0.1:6379/4"
