@@ -7,13 +7,14 @@ nothing but "changed"), in the language his page asked for.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, unquote
 
 from django.conf import settings
-from django.utils import translation
+from django.utils import timezone, translation
 
 from durak_site.consumers import LiveConsumer
 from durak_site.db import database_call
+from durak_site.time_zones import TIME_ZONE_COOKIE, zone_or_none
 from games.broadcast import remember_server_loop
 from notices import selectors
 from notices.broadcast import notices_group
@@ -24,6 +25,7 @@ CLOSE_NOT_SIGNED_IN = 4401
 class NoticesConsumer(LiveConsumer):
     group: str
     language: str
+    zone: Any
     newest_seen: int
 
     async def connect(self) -> None:
@@ -36,6 +38,9 @@ class NoticesConsumer(LiveConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode())
         wanted = query.get("lang", [""])[0]
         self.language = wanted if wanted in dict(settings.LANGUAGES) else (user.preferred_language or settings.LANGUAGE_CODE)
+        # Times in the reader's zone, as on his pages: his profile's, else his browser's (durak_site.time_zones).
+        cookies = self.scope.get("cookies") or {}
+        self.zone = zone_or_none(user.time_zone) or zone_or_none(unquote(cookies.get(TIME_ZONE_COOKIE, "")))
         self.group = notices_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -58,7 +63,7 @@ class NoticesConsumer(LiveConsumer):
         """The count; with ``announce``, also his newest unread notice if it came since this socket last
         said so (a notice read elsewhere is not announced again)."""
         user = self.scope["user"]
-        with translation.override(self.language):
+        with translation.override(self.language), timezone.override(self.zone or timezone.get_default_timezone()):
             shown = selectors.notices_of(user=user, limit=1)
             count = selectors.unread_count(user=user)
         newest = shown[0] if shown else None

@@ -46,7 +46,7 @@ def cup(live_server_url: str) -> int:
         turn_seconds=900,
     )  # fmt: skip
     for player in (pavel, rita):
-        tournament_services.tournament_register(tournament=event, user=player)
+        tournament_services.tournament_register(tournament=event, user=player, by=chief)
     return event.pk
 
 

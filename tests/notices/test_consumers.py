@@ -28,6 +28,8 @@ def no_timed_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _paired_round() -> tuple[Any, Any, int]:
     anna, boris = person("anna"), person("boris", language="ru")
+    boris.time_zone = "Europe/London"  # his times in his zone; anna's in the site's (Moscow)
+    boris.save(update_fields=["time_zone"])
     event = tournament(by=director("dora"), rounds=2)
     enter(event, [anna, boris])
     tournament_services.tournament_start(tournament=event, by=event.director)
@@ -53,6 +55,7 @@ async def test_each_player_hears_his_own_pairing_once_over_his_socket_in_his_lan
     assert heard["anna"]["notice"]["title"] == "Your pairing"
     assert heard["anna"]["notice"]["text"].startswith("Round 1 of ") and boris.public_name in heard["anna"]["notice"]["text"]
     assert heard["boris"]["notice"]["title"] == "Ваша пара" and anna.public_name in heard["boris"]["notice"]["text"]
+    assert heard["boris"]["notice"]["text"].endswith(" GMT.") and heard["anna"]["notice"]["text"].endswith(" MSK.")
     for message in heard.values():
         assert set(message) == {"type", "unread", "notice"} and not cards_in(str(message))
     assert await sockets["olga"].receive_nothing(timeout=0.3)  # another person's notices are not his business
