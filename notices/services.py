@@ -205,10 +205,10 @@ def no_shows_found(*, tournament: Tournament, pairing: Pairing, seats: Iterable[
     sent = []
     for seat in seats:
         entrant = seat.entrant
+        named: dict[str, Any] = {"team": entrant.team_name} if entrant.team_name else {"user": entrant.user_id}
         params = {
             "tournament": tournament.pk, "name": tournament.name, "round": number, "board": pairing.board,
-            "entrant": {"team": entrant.team_name} if entrant.team_name else {"user": entrant.user_id},
-            "substituted": substituted,
+            "entrant": named, "substituted": substituted,
         }  # fmt: skip
         notice = _send(director_id, NoticeKind.NO_SHOW, f"no_show:{pairing.pk}:{entrant.pk}", params,
                        _direct_url(tournament.pk, number))

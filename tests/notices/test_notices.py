@@ -44,6 +44,12 @@ def _started(players: list[User], *, by: User | None = None, **options: Any) -> 
     return event, Round.objects.get(tournament=event, number=1)
 
 
+def _times(round_: Round) -> tuple[datetime.datetime, datetime.datetime]:
+    """When the round was paired and when its seat deadline is."""
+    assert round_.paired_at is not None and round_.seat_deadline is not None
+    return round_.paired_at, round_.seat_deadline
+
+
 def _opponent_of(user: User, event: Tournament) -> User:
     seat = PairingEntrant.objects.get(pairing__tournament=event, entrant__user=user)
     other = PairingEntrant.objects.exclude(pk=seat.pk).get(pairing=seat.pairing)
@@ -61,8 +67,9 @@ def test_each_player_of_a_paired_round_is_told_once_on_the_site_and_by_e_mail_in
     # The pairing's commit sends the pairing notices' task, and times the reminder before the seat deadline.
     assert ("pairing", (round_.pk,), None) in timed
     reminder = next(eta for kind, args, eta in timed if kind == "reminder" and args == (round_.pk,))
-    assert round_.paired_at < reminder < round_.seat_deadline
-    assert reminder == services.reminder_time(paired_at=round_.paired_at, seat_deadline=round_.seat_deadline)
+    paired_at, deadline = _times(round_)
+    assert paired_at < reminder < deadline
+    assert reminder == services.reminder_time(paired_at=paired_at, seat_deadline=deadline)
     assert Notice.objects.count() == 0  # nothing before the task
 
     for _ in range(2):  # the task delivered twice tells nobody twice
@@ -110,7 +117,8 @@ def test_the_reminder_goes_before_the_deadline_to_whoever_has_not_taken_his_seat
     event, round_ = _started([anna, boris])
     pairing = Pairing.objects.get(round=round_)
     tournament_services.pairing_check_in(pairing=pairing, user=anna)
-    at = services.reminder_time(paired_at=round_.paired_at, seat_deadline=round_.seat_deadline)
+    paired_at, deadline = _times(round_)
+    at = services.reminder_time(paired_at=paired_at, seat_deadline=deadline)
     timed.clear()
     # Too early (a deadline moved later): nothing yet, the reminder is timed again.
     with django_capture_on_commit_callbacks(execute=True):
@@ -125,7 +133,7 @@ def test_the_reminder_goes_before_the_deadline_to_whoever_has_not_taken_his_seat
     assert "Пора за стол" in mail.outbox[0].subject and anna.public_name in mail.outbox[0].body
     # Past the deadline nobody is reminded any more.
     Notice.objects.all().delete()
-    assert services.seat_reminders_send(round_id=round_.pk, now=round_.seat_deadline + datetime.timedelta(seconds=1)) == 0
+    assert services.seat_reminders_send(round_id=round_.pk, now=deadline + datetime.timedelta(seconds=1)) == 0
 
 
 def test_the_director_is_told_of_a_dispute_without_its_words(
@@ -162,7 +170,7 @@ def test_the_director_is_told_of_each_no_show_once(
         tournament_services.pairing_check_in(pairing=pairing, user=user)
     absent = {pe.entrant.user for pe in PairingEntrant.objects.filter(pairing__round=round_, checked_in__isnull=True)}
     assert absent  # someone not paired with anna or boris, or their opponent
-    later = round_.seat_deadline + datetime.timedelta(seconds=1)
+    later = _times(round_)[1] + datetime.timedelta(seconds=1)
     with django_capture_on_commit_callbacks(execute=True):
         tournament_services.round_enforce_seat_deadline(tournament=event, number=1, now=later)
     with django_capture_on_commit_callbacks(execute=True):
@@ -228,7 +236,8 @@ def test_marking_read_is_stale_proof_and_touches_nobody_elses_notices(client: Cl
     # The page showed only the older one: the newer, come since, stays unread.
     response = client.post("/notices/read/", {"upto": older.pk})
     assert response.status_code == 302 and response["Location"] == "/notices/"
-    older.refresh_from_db(), newer.refresh_from_db()
+    older.refresh_from_db()
+    newer.refresh_from_db()
     assert older.read_at is not None and newer.read_at is None
     # A forged number (boris's notice, newer than all of anna's): anna's are read, boris's is not touched.
     client.post("/notices/read/", {"upto": borises.pk})
