@@ -130,14 +130,19 @@ def pairing_notices_send(*, round_id: int) -> int:
 @transaction.atomic
 def seat_reminders_send(*, round_id: int, now: datetime.datetime | None = None) -> int:
     """Shortly before the seat deadline: remind whoever has not taken his seat yet, once. Nothing once the
-    round is settled or over, while paused, or past the deadline; before the reminder's time (the deadline
-    moved later) the reminder is timed again. Returns how many reminders are new."""
+    round is settled or over, or past the deadline; before the reminder's time (the deadline moved later)
+    the reminder is timed again, and while the tournament is paused it looks again every REMINDER_LEAD
+    (resuming it gives the round a new deadline). Returns how many reminders are new."""
     from notices import tasks
 
     now = now or timezone.now()
     round_ = tournament_selectors.round_for_notices(round_id=round_id)
+    if round_ is not None and round_.running and round_.paired and round_.paused:
+        later = now + REMINDER_LEAD
+        transaction.on_commit(lambda: tasks.seat_reminders.apply_async(args=(round_id,), eta=later))
+        return 0
     if (
-        round_ is None or not round_.running or round_.paused or not round_.paired
+        round_ is None or not round_.running or not round_.paired
         or round_.seat_deadline is None or round_.paired_at is None or round_.seat_deadline <= now
     ):  # fmt: skip
         return 0

@@ -131,6 +131,15 @@ def test_the_reminder_goes_before_the_deadline_to_whoever_has_not_taken_his_seat
     assert [notice.user for notice in reminders] == [boris]  # anna is seated
     assert [message.to for message in mail.outbox] == [[boris.email]]
     assert "Пора за стол" in mail.outbox[0].subject and anna.public_name in mail.outbox[0].body
+    # While the tournament is paused nobody is reminded; the reminder looks again later (a resumed round
+    # has a new deadline).
+    Notice.objects.all().delete()
+    Tournament.objects.filter(pk=event.pk).update(paused=True)
+    timed.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.seat_reminders_send(round_id=round_.pk, now=at) == 0
+    assert timed == [("reminder", (round_.pk,), at + services.REMINDER_LEAD)]
+    Tournament.objects.filter(pk=event.pk).update(paused=False)
     # Past the deadline nobody is reminded any more.
     Notice.objects.all().delete()
     assert services.seat_reminders_send(round_id=round_.pk, now=deadline + datetime.timedelta(seconds=1)) == 0
