@@ -111,9 +111,11 @@ def pairing_notices_send(*, round_id: int) -> int:
     deadline = round_.seat_deadline.isoformat() if round_.seat_deadline else None
     sent: list[Notice] = []
     for board in round_.boards:
+        if board.finished and not board.bye:
+            continue  # decided before anyone sat down (an entrant withdrawn before the round): nothing to play
         for seat in board.seats:
-            if seat.forfeited and not board.bye:
-                continue  # withdrawn before the round: nothing to play
+            if seat.forfeited:
+                continue
             params = {
                 **_tournament_params(round_), "board": board.board, "bye": board.bye,
                 "opponents": _opponents(board, seat), "deadline": None if board.bye else deadline,

@@ -441,6 +441,7 @@ class NoticeBoard:
     board: int
     bye: bool
     waiting: bool  # nobody has started playing it
+    finished: bool  # its result is in (a bye, a forfeit, the games played)
     seats: tuple[NoticeSeat, ...]
 
 
@@ -481,6 +482,7 @@ def round_for_notices(*, round_id: int) -> NoticeRound | None:
         pairing = pairing_seats[0].pairing
         boards.append(NoticeBoard(
             pairing_id=pairing.pk, board=pairing.board, bye=pairing.bye, waiting=pairing.status == PairingStatus.WAITING,
+            finished=pairing.status == PairingStatus.FINISHED,
             seats=tuple(
                 NoticeSeat(
                     entrant_id=seat.entrant_id, name_user_id=seat.entrant.user_id, team_name=seat.entrant.team_name,

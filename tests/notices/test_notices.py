@@ -19,7 +19,7 @@ from notices.models import Notice, NoticeKind
 from tests.leakproof import cards_in
 from tests.tournaments.factories import bot, director, enter, person, tournament
 from tournaments import services as tournament_services
-from tournaments.models import Pairing, PairingEntrant, Round, Tournament
+from tournaments.models import Pairing, PairingEntrant, PairingStatus, ResultKind, Round, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -108,6 +108,15 @@ def test_each_player_of_a_paired_round_is_told_once_on_the_site_and_by_e_mail_in
         if mine:
             assert f"/tournaments/{event.pk}/#my-pairing" in mine.body
         assert not cards_in(text)
+
+
+def test_a_board_decided_before_anyone_sat_down_tells_nobody(timed: list[tuple[str, Any, Any]]) -> None:
+    """A board forfeited as it is paired (its other entrant withdrawn before the round) has nothing to play."""
+    anna, boris = person("anna"), person("boris")
+    _, round_ = _started([anna, boris])
+    Pairing.objects.filter(round=round_).update(status=PairingStatus.FINISHED, result_kind=ResultKind.FORFEIT)
+    assert services.pairing_notices_send(round_id=round_.pk) == 0
+    assert not Notice.objects.exists()
 
 
 def test_the_reminder_goes_before_the_deadline_to_whoever_has_not_taken_his_seat_once(
