@@ -6,6 +6,7 @@ nothing but "changed"), in the language his page asked for.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import parse_qs, unquote
 
@@ -16,21 +17,25 @@ from durak_site.consumers import LiveConsumer
 from durak_site.db import database_call
 from durak_site.time_zones import TIME_ZONE_COOKIE, zone_or_none
 from games.broadcast import remember_server_loop
+from games.consumers import MessageBudget
 from notices import selectors
 from notices.broadcast import notices_group
 
 CLOSE_NOT_SIGNED_IN = 4401
+MAX_MESSAGE_CHARS = 256  # {"type": "sync"} is all it is ever sent
 
 
 class NoticesConsumer(LiveConsumer):
     group: str
     language: str
     zone: Any
+    budget: MessageBudget
     newest_seen: int
 
     async def connect(self) -> None:
         remember_server_loop()
         self.group = ""
+        self.budget = MessageBudget()
         user = self.scope.get("user")
         if user is None or not user.is_authenticated or user.is_bot:
             await self.close(code=CLOSE_NOT_SIGNED_IN)
@@ -50,6 +55,16 @@ class NoticesConsumer(LiveConsumer):
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        """What is not a short JSON text, or comes faster than a page asks, is dropped unread."""
+        if text_data is None or len(text_data) > MAX_MESSAGE_CHARS or not self.budget.take():
+            return
+        try:
+            content = json.loads(text_data)
+        except (ValueError, RecursionError):
+            return
+        await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """Nothing is asked of this socket but a "sync", answered with the count."""

@@ -69,6 +69,11 @@ async def test_each_player_hears_his_own_pairing_once_over_his_socket_in_his_lan
     newest = await database_sync_to_async(lambda: Notice.objects.get(user=anna).pk)()
     await database_sync_to_async(services.notices_mark_read)(user=anna, upto=newest)
     assert await sockets["anna"].receive_json_from(timeout=5) == {"type": "notices.unread", "unread": 0}
+    # What is not the protocol is dropped, and the socket stays.
+    await sockets["anna"].send_to(text_data="not json {")
+    await sockets["anna"].send_to(text_data="x" * 10_000)
+    await sockets["anna"].send_json_to({"type": "mark-read", "notice": newest})
+    assert await sockets["anna"].receive_nothing(timeout=0.3)
     await sockets["anna"].send_json_to({"type": "sync"})
     assert await sockets["anna"].receive_json_from(timeout=5) == {"type": "notices.unread", "unread": 0}
     assert await sockets["boris"].receive_nothing(timeout=0.3)
