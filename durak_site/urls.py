@@ -15,6 +15,7 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("api/", include("api.urls")),
+    path("notices/", include("notices.urls")),
     path("", include("api.page_urls")),
     path("admin/", admin.site.urls),
 ]

@@ -416,3 +416,85 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
         "rounds": exported_rounds,
         "standings": lines,
     }
+
+
+# --- a round's boards for its notices (notices.services) ------------------------------------------
+
+
+@dataclass(frozen=True)
+class NoticeSeat:
+    """An entrant on a board, as the notices need it: who plays for him (his people, bots left out), the
+    name to call him by (a team's name, else his account's, looked up in the reader's language), whether
+    he has taken his seat or forfeited."""
+
+    entrant_id: int
+    name_user_id: int
+    team_name: str
+    people: tuple[int, ...]
+    checked_in: bool
+    forfeited: bool
+
+
+@dataclass(frozen=True)
+class NoticeBoard:
+    pairing_id: int
+    board: int
+    bye: bool
+    waiting: bool  # nobody has started playing it
+    finished: bool  # its result is in (a bye, a forfeit, the games played)
+    seats: tuple[NoticeSeat, ...]
+
+
+@dataclass(frozen=True)
+class NoticeRound:
+    tournament_id: int
+    tournament_name: str
+    director_id: int | None
+    paused: bool
+    running: bool
+    number: int
+    paired: bool  # paired and not over
+    paired_at: Any
+    seat_deadline: Any
+    boards: tuple[NoticeBoard, ...]
+
+
+def round_for_notices(*, round_id: int) -> NoticeRound | None:
+    """A round's boards with their entrants and people: four queries however many boards."""
+    round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    if round_ is None:
+        return None
+    tournament = round_.tournament
+    seats = list(
+        PairingEntrant.objects.filter(pairing__round=round_).select_related("entrant__user", "pairing")
+        .order_by("pairing__board", "position")
+    )  # fmt: skip
+    members: dict[int, list[User]] = defaultdict(list)
+    if tournament.seating == Seating.TEAMS:
+        entrant_ids = {seat.entrant_id for seat in seats}
+        for member in TeamMember.objects.filter(entrant_id__in=entrant_ids).select_related("user").order_by("position"):
+            members[member.entrant_id].append(member.user)
+    by_board: dict[int, list[PairingEntrant]] = defaultdict(list)
+    for seat in seats:
+        by_board[seat.pairing_id].append(seat)
+    boards = []
+    for pairing_seats in by_board.values():
+        pairing = pairing_seats[0].pairing
+        boards.append(NoticeBoard(
+            pairing_id=pairing.pk, board=pairing.board, bye=pairing.bye, waiting=pairing.status == PairingStatus.WAITING,
+            finished=pairing.status == PairingStatus.FINISHED,
+            seats=tuple(
+                NoticeSeat(
+                    entrant_id=seat.entrant_id, name_user_id=seat.entrant.user_id, team_name=seat.entrant.team_name,
+                    people=tuple(user.pk for user in (members.get(seat.entrant_id) or [seat.entrant.user]) if not user.is_bot),
+                    checked_in=seat.checked_in is not None, forfeited=seat.forfeited,
+                )
+                for seat in pairing_seats
+            ),
+        ))  # fmt: skip
+    return NoticeRound(
+        tournament_id=tournament.pk, tournament_name=tournament.name, director_id=tournament.director_id,
+        paused=tournament.paused, running=tournament.status == TournamentStatus.RUNNING, number=round_.number,
+        paired=round_.status == RoundStatus.PAIRED, paired_at=round_.paired_at, seat_deadline=round_.seat_deadline,
+        boards=tuple(sorted(boards, key=lambda board: board.board)),
+    )  # fmt: skip

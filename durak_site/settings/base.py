@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "api",
+    "notices",
 ]
 
 MIDDLEWARE = [
@@ -125,6 +126,8 @@ EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
 EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Durak championships <noreply@localhost>")
+# The site's address, for the links of e-mails sent outside a request (notices).
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 
 # Languages: English by default, Russian for browsers that ask for it, a switch on every page.
 LANGUAGE_CODE = "en"

@@ -38,6 +38,8 @@ from accounts.models import User
 from accounts.roles import Role
 from accounts.services import user_role_grant
 from api import services as api_services
+from notices import services as notice_services
+from notices.models import Notice
 from durak_site.asgi import application
 from durak_site.inprocess_tasks import in_process_runner
 from games import selectors as game_selectors
@@ -53,7 +55,7 @@ from tournaments import services as tournament_services
 from tournaments.models import Entrant, EntrantStatus, Pairing, TeamMember, Tournament
 
 ROLES = ("anonymous", "player", "seated", "owner", "director", "other director", "admin")
-APPS = ("accounts", "auth", "games", "ratings", "tournaments", "api")
+APPS = ("accounts", "auth", "games", "ratings", "tournaments", "api", "notices")
 # Written by a request that is otherwise refused, on purpose: when a token was last used (api.services.token_user).
 VOLATILE_FIELDS = {"api.ApiToken": {"last_used"}}
 LOGIN = "/accounts/log-in/"
@@ -210,7 +212,10 @@ def _world() -> World:
     tournament_services.tournament_start(tournament=running, by=dora)
     pairing = Pairing.objects.get(tournament=running, round__number=1)
     sam_entry = Entrant.objects.get(tournament=running, user=sam)
+    # sam and pia are told of their pairing (the task's work), then dora of pia's dispute.
+    notice_services.pairing_notices_send(round_id=pairing.round_id)
     dispute = tournament_services.dispute_file(pairing=pairing, user=pia, text="the connection dropped")
+    ids["notice"] = Notice.objects.get(user=dora).pk
     ids.update(t=running.pk, pairing=pairing.pk, version=pairing.version, entrant=sam_entry.pk,
                entrant_key=sam_entry.key, dispute=dispute.pk)
     # One open for registration, sam and pia entered.
@@ -365,6 +370,13 @@ def page_rows(ids: dict[str, Any]) -> list[Row]:
         # permission_required(raise_exception=True): an anonymous visitor is refused too, not sent to log in.
         Row("GET", "/ratings/fair-play/", {},
             each(FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, kept(status=200), kept(status=200), kept(status=200))),
+        # --- notices: each person reads and marks his own; a number that is another's notice (dora's, the
+        # newest) marks only the caller's own up to it, so only sam (his pairing) and dora change anything.
+        Row("GET", "/notices/", {}, each(TO_LOGIN, *[kept(status=200)] * 6)),
+        Row("POST", "/notices/read/", {"upto": ids["notice"]},
+            each(TO_LOGIN, kept("/notices/"), done("/notices/"), kept("/notices/"), done("/notices/"),
+                 kept("/notices/"), kept("/notices/"))),
+        Row("POST", "/notices/read/", {"upto": "not a number"}, each(TO_LOGIN, *[kept("/notices/")] * 6)),
         # --- someone else's token: only its owner revokes it; to anyone else it does not exist.
         Row("POST", f"/bots/tokens/{ids['token']}/revoke/", {},
             each(TO_LOGIN, NOT_FOUND, done("/bots/tokens/"), NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND)),

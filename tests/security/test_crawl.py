@@ -156,6 +156,8 @@ EXPECTED_STATUS: dict[str, tuple[int, int, int, int, int]] = {
     "favicon.ico": (301, 301, 301, 301, 301),
     "healthz": (200, 200, 200, 200, 200),
     "language/": (405, 405, 405, 405, 405),
+    "notices/": (302, 200, 200, 200, 200),
+    "notices/read/": (302, 405, 405, 405, 405),
     "play/": (200, 200, 200, 200, 200),
     "play/game/<int:game_id>/": (200, 200, 200, 200, 200),
     "play/game/<int:game_id>/record.json": (403, 403, 403, 403, 403),
@@ -265,7 +267,7 @@ def _row_counts() -> dict[str, int]:
     return {
         model._meta.label: model._default_manager.count()
         for model in apps.get_models()
-        if model._meta.app_label in ("accounts", "games", "ratings", "tournaments", "api")
+        if model._meta.app_label in ("accounts", "games", "ratings", "tournaments", "api", "notices")
     }
 
 

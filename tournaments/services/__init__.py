@@ -33,6 +33,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import BotLevel, User
 from games import services as game_services
 from games.engine import EngineError, Rules
+from notices import services as notice_services
 from ratings import services as rating_services
 from ratings.elo import INITIAL_RATING
 from ratings.models import PlayerRating, PoolFormat, RatingPool
@@ -698,6 +699,7 @@ def round_pair(*, tournament: Tournament, number: int, by: User | None = None, d
     _seat_round(tournament, round_, now=now, deal_games=deal_games)
     if deal_games:
         _schedule("seat_deadline", (tournament.pk, number), round_.seat_deadline)
+        notice_services.round_paired(round_id=round_.pk, paired_at=now, seat_deadline=round_.seat_deadline)
     _changed(tournament)
     return round_
 
@@ -854,6 +856,7 @@ def round_enforce_seat_deadline(*, tournament: Tournament, number: int, now: dat
         for seat in absent:
             _audit(tournament, AuditAction.NO_SHOW if tournament.no_show == NoShow.FORFEIT else AuditAction.SUBSTITUTED,
                    round_number=number, subject=_subject(seat.entrant))
+        notice_services.no_shows_found(tournament=tournament, pairing=pairing, seats=absent, substituted=tournament.no_show == NoShow.BOT)
         if tournament.no_show == NoShow.BOT:
             for seat in absent:
                 seat.substituted = True
@@ -1395,6 +1398,7 @@ def dispute_file(*, pairing: Pairing, user: User, text: str) -> Dispute:
     dispute = Dispute.objects.create(tournament=tournament, pairing=pairing, filed_by=user, text=text[:4000])
     _audit(tournament, AuditAction.DISPUTE_FILED, actor=user, round_number=pairing.round.number,
            subject=f"{pairing.round.number}.{pairing.board}", reason=text[:4000], details={"dispute": dispute.pk})
+    notice_services.dispute_filed(dispute=dispute)
     _changed(tournament)
     return dispute
 
