@@ -32,7 +32,7 @@ endif
 run: $(RUN_STAMP) engine
 	$(BIN)/python manage.py migrate --noinput --verbosity 0
 	$(BIN)/python manage.py load_demo
-	exec $(BIN)/python manage.py run_site --host 127.0.0.1 --port 8000
+	exec $(BIN)/python manage.py run_site --host 127.0.0.1 --port 8000 --demo-password-file .demo-admin-password
 
 test: $(DEV_STAMP) engine
 ifeq ($(CI),true)
