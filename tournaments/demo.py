@@ -45,10 +45,10 @@ OPEN_SWISS_BOTS = 5  # bots entered in the open championship, so that a newcomer
 BOTS_SWISS_EVERY = datetime.timedelta(minutes=30)
 BOTS_SWISS_FIRST_IN = datetime.timedelta(seconds=5)
 
-# The rated history: games of the heads-up podkidnoy pool between the demo's bots, one every few hours back
+# The rated history: games of the heads-up podkidnoy pool between the demo's bots, one every three hours back
 # from now, their results drawn from a notional strength of each engine (Elo's expected score).
 HISTORY_POOL = "podkidnoy-36-heads-up"
-HISTORY_GAMES = 48
+HISTORY_GAMES = 60  # ten games each for the twelve bots: all on the leaderboard (5 games at least)
 HISTORY_KEY = "demo-history:"
 HISTORY_EVERY = datetime.timedelta(hours=3)
 HISTORY_STRENGTH = {"heuristic": 1650.0, "random": 1350.0}
@@ -119,8 +119,12 @@ def demo_rating_history_ensure(*, now: datetime.datetime | None = None) -> int:
     engines = {bot.pk: engine for bot, (_, _, engine, _) in zip(bots, DEMO_ENTRANTS, strict=True)}
     rng = random.Random(38)
     rated = 0
+    boards = len(bots) // 2
+    order: list[User] = []
     for index in range(HISTORY_GAMES):
-        first, second = rng.sample(bots, 2)
+        if index % boards == 0:  # each bot one game a "round", so that every bot reaches the leaderboard
+            order = rng.sample(bots, len(bots))
+        first, second = order[2 * (index % boards)], order[2 * (index % boards) + 1]
         if rng.random() < HISTORY_DRAW_RATE:
             places: tuple[tuple[int, ...], ...] = ((0, 1),)
         else:

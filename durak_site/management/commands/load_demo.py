@@ -25,7 +25,8 @@ DEMO_PASSWORD_FILE = ".demo-admin-password"  # in the project's folder; README.m
 
 
 def demo_password_path() -> Path:
-    return Path(settings.BASE_DIR) / DEMO_PASSWORD_FILE
+    """DEMO_PASSWORD_FILE in the project's folder (the test settings name another place: DEMO_ADMIN_PASSWORD_FILE)."""
+    return Path(getattr(settings, "DEMO_ADMIN_PASSWORD_FILE", "") or Path(settings.BASE_DIR) / DEMO_PASSWORD_FILE)
 
 
 def write_password_file(path: Path, password: str) -> None:
