@@ -133,8 +133,13 @@ def demo_rating_history_ensure(*, now: datetime.datetime | None = None) -> int:
         played_at = now - HISTORY_EVERY * (HISTORY_GAMES - index)
         key = f"{HISTORY_KEY}{index}"
         if not RatedGame.objects.filter(game_key=key).exists():
-            rating_apply_game(pool=pool, game_key=key, players=[first, second], outcome=elo.Outcome(places=places),
-                              played_at=played_at)
+            rating_apply_game(
+                pool=pool,
+                game_key=key,
+                players=[first, second],
+                outcome=elo.Outcome(places=places),
+                played_at=played_at,
+            )
             rated += 1
     return rated
 

@@ -105,8 +105,12 @@ def test_the_tournament_page_links_to_the_hall(client: Client) -> None:
 
 def test_the_printable_pages_carry_the_print_stylesheet(client: Client) -> None:
     event = _running()
-    for name, args in (("detail", [event.pk]), ("round", [event.pk, 1]), ("crosstable", [event.pk]),
-                       ("score-sheets", [event.pk, 1])):
+    for name, args in (
+        ("detail", [event.pk]),
+        ("round", [event.pk, 1]),
+        ("crosstable", [event.pk]),
+        ("score-sheets", [event.pk, 1]),
+    ):
         html = client.get(reverse(f"tournaments:{name}", args=args)).content.decode()
         assert re.search(rf'<link rel="stylesheet" href="/static/{PRINT_CSS}" media="print">', html), name
     from django.contrib.staticfiles import finders
@@ -125,15 +129,19 @@ def test_a_rounds_score_sheets_have_one_sheet_a_board(client: Client) -> None:
     boards = Pairing.objects.filter(tournament=event, bye=False).prefetch_related("seats__entrant__user")
     assert len(re.findall(r'<article class="score-sheet', html)) == boards.count() == 2
     for pairing in boards:
-        sheet = re.search(rf'<article class="score-sheet card" data-board="{pairing.board}">(.*?)</article>', html, re.DOTALL)
+        sheet = re.search(
+            rf'<article class="score-sheet card" data-board="{pairing.board}">(.*?)</article>', html, re.DOTALL
+        )
         assert sheet is not None
         text = _text(sheet.group(1))
         assert f"Board {pairing.board}" in text and "Game 1" in text and "Game 2" in text and "Signature" in text
         assert all(seat.entrant.user.public_name in text for seat in pairing.seats.all())
         assert sheet.group(1).count('class="blank"') == 2 * (2 + 2)  # two games, the points and a signature
     assert client.get(reverse("tournaments:score-sheets", args=[event.pk, 9])).status_code == 404
-    assert reverse("tournaments:score-sheets", args=[event.pk, 1]) in client.get(
-        reverse("tournaments:round", args=[event.pk, 1])).content.decode()
+    assert (
+        reverse("tournaments:score-sheets", args=[event.pk, 1])
+        in client.get(reverse("tournaments:round", args=[event.pk, 1])).content.decode()
+    )
 
 
 def test_the_standings_fold_their_tie_breaks_into_the_entrants_cell(client: Client) -> None:

@@ -36,6 +36,7 @@ def write_password_file(path: Path, password: str) -> None:
         file.write(f"{password}\n")
     os.chmod(path, 0o600)  # an older file keeps its mode through O_CREAT
 
+
 # (username, display name, engine, level); engines are the policies of games/bots. Each is the first bot of its
 # level's bench (accounts.bot_names), the account a table seats first; the bench's others are created when a
 # table seats a second bot of a level.
@@ -58,11 +59,17 @@ def error_pages_hint() -> str:
 
 
 class Command(BaseCommand):
-    help = "Create the demo administrator (with a new password, printed), the demo bots and tournaments. Safe to repeat."
+    help = (
+        "Create the demo administrator (with a new password, printed), the demo bots and tournaments. Safe to repeat."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--password-file", type=Path, default=None,
-                            help=f"where to write the administrator's password (default: {DEMO_PASSWORD_FILE} in the project)")
+        parser.add_argument(
+            "--password-file",
+            type=Path,
+            default=None,
+            help=f"where to write the administrator's password (default: {DEMO_PASSWORD_FILE} in the project)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         password = secrets.token_urlsafe(12)

@@ -53,8 +53,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
-        parser.add_argument("--demo-password-file", type=Path, default=None,
-                            help="print the demo administrator's password from this file once the server answers")
+        parser.add_argument(
+            "--demo-password-file",
+            type=Path,
+            default=None,
+            help="print the demo administrator's password from this file once the server answers",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         commands = {"daphne": daphne_command(options["host"], options["port"])}
@@ -101,10 +105,12 @@ class Command(BaseCommand):
             password = path.read_text(encoding="utf-8").strip()
         except OSError:
             return
-        self.stdout.write(self.style.SUCCESS(
-            f"Demo administrator: username 'admin', password {password!r} (kept in {path}). "
-            f"Log in at http://{host}:{port}/accounts/log-in/"
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo administrator: username 'admin', password {password!r} (kept in {path}). "
+                f"Log in at http://{host}:{port}/accounts/log-in/"
+            )
+        )
 
     def _wait_for_first_exit(self, processes: dict[str, subprocess.Popen[bytes]]) -> None:
         while True:
