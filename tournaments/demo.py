@@ -150,6 +150,7 @@ def demo_tournaments_ensure(*, director: User) -> list[str]:
     to print."""
     bots = _demo_bots()
     now = timezone.now()
+    demo_rating_history_ensure(now=now)  # first: an entry's seeding rating may come from the bot's rating
     lines = []
     running = _current(BOTS_SWISS)
     if running is None:
@@ -168,7 +169,6 @@ def demo_tournaments_ensure(*, director: User) -> list[str]:
         for bot in bots[:OPEN_SWISS_BOTS]:
             services.tournament_register(tournament=upcoming, user=bot, by=director)
     lines.append(f"{upcoming.name}: {upcoming.get_status_display()}, /tournaments/{upcoming.pk}/")
-    demo_rating_history_ensure(now=now)
     history = RatedGame.objects.filter(game_key__startswith=HISTORY_KEY).count()
     lines.append(f"Rated history: {history} games between the demo's bots in the pool {HISTORY_POOL}, /ratings/")
     return lines
