@@ -48,13 +48,19 @@ function paginate() {
   return found;
 }
 
-function show(index) {
+// Show a screen; a turn fades it in, a redraw of the same screen does not (results come in all the time).
+function show(index, turning = true) {
   if (!screens.length) return;
   shown = ((index % screens.length) + screens.length) % screens.length;
   const current = screens[shown];
   for (const section of live.querySelectorAll(".hall-screen")) section.hidden = section !== current.section;
-  rowsOf(current.section).forEach((row, row_index) => {
-    row.classList.toggle("hall-off", row_index < current.first || row_index >= current.last);
+  current.section.classList.remove("hall-turning");
+  if (turning) {
+    void current.section.offsetWidth; // restart the animation
+    current.section.classList.add("hall-turning");
+  }
+  rowsOf(current.section).forEach((row, rowIndex) => {
+    row.classList.toggle("hall-off", rowIndex < current.first || rowIndex >= current.last);
   });
   screenName.textContent = current.title;
   live.dataset.shown = current.key;
@@ -74,7 +80,7 @@ function redraw() {
   const key = screens.length ? screens[shown].key : null;
   screens = paginate();
   const again = screens.findIndex((screen) => screen.key === key);
-  show(again >= 0 ? again : Math.min(shown, screens.length - 1));
+  show(again >= 0 ? again : Math.min(shown, screens.length - 1), again < 0);
 }
 
 function connect() {
