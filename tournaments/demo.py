@@ -4,8 +4,9 @@ bots entered already, and a rating pool with some history (rated games between t
 `simulate_tournament --fast` draws them) so that the leaderboard and the rating charts are not empty.
 
 Safe to repeat: a new edition is created only when the last one is over. The tournaments' sweep
-(tournaments.tasks.sweep) calls ``demo_bots_swiss_renew``, so that on a demo site a new bots' Swiss is
-always running or due: each edition starts BOTS_SWISS_EVERY after the one before, or at once when that is past.
+(tournaments.tasks.sweep) calls ``demo_bots_swiss_renew`` and ``demo_open_swiss_renew``, so that on a demo
+site a bots' Swiss is always running or due (each edition starts BOTS_SWISS_EVERY after the one before, or
+at once when that is past) and an open Swiss always takes registrations (the next opens once the last starts).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ DEMO_ENTRANTS: tuple[tuple[str, str, str, BotLevel], ...] = (
 BOTS_SWISS = "Bots' Swiss"
 OPEN_SWISS = "Open Swiss"
 OPEN_SWISS_BOTS = 5  # bots entered in the open championship, so that a newcomer has opponents
+OPEN_SWISS_AHEAD = datetime.timedelta(minutes=30)
 BOTS_SWISS_EVERY = datetime.timedelta(minutes=30)
 BOTS_SWISS_FIRST_IN = datetime.timedelta(seconds=5)
 
@@ -89,6 +91,37 @@ def _bots_swiss_create(*, director: User, bots: list[User], starts_at: datetime.
     for bot in bots:
         services.tournament_register(tournament=event, user=bot, by=director)
     return event
+
+
+def _open_swiss_create(*, director: User, bots: list[User], starts_at: datetime.datetime) -> Tournament:
+    event = services.tournament_create(
+        director=director, name=_edition(OPEN_SWISS), starts_at=starts_at,
+        description=(
+            "Register, take your seat when a round is paired, and play the bots.\n"
+            "Зарегистрируйтесь, садитесь за стол, когда объявят пары тура, и играйте с ботами."
+        ),
+        rounds=3, round_interval=60, turn_seconds=30, grace_seconds=180, no_show=NoShow.BOT,
+    )  # fmt: skip
+    for bot in bots[:OPEN_SWISS_BOTS]:
+        services.tournament_register(tournament=event, user=bot, by=director)
+    return event
+
+
+@transaction.atomic
+def demo_open_swiss_renew(*, now: datetime.datetime | None = None) -> Tournament | None:
+    """On a demo site, open the next open Swiss for registration once the last one has started (or ended):
+    a newcomer always finds one to enter. It starts OPEN_SWISS_AHEAD from now."""
+    now = now or timezone.now()
+    last = Tournament.objects.filter(name__startswith=OPEN_SWISS).select_related("director").order_by("-pk").first()
+    if (
+        last is None
+        or Tournament.objects.filter(name__startswith=OPEN_SWISS, status=TournamentStatus.REGISTRATION).exists()
+    ):
+        return None
+    Tournament.objects.select_for_update().filter(pk=last.pk).first()
+    if Tournament.objects.filter(name__startswith=OPEN_SWISS, status=TournamentStatus.REGISTRATION).exists():
+        return None
+    return _open_swiss_create(director=last.director, bots=_demo_bots(), starts_at=now + OPEN_SWISS_AHEAD)
 
 
 @transaction.atomic
@@ -158,16 +191,7 @@ def demo_tournaments_ensure(*, director: User) -> list[str]:
     lines.append(f"{running.name}: {running.get_status_display()}, /tournaments/{running.pk}/")
     upcoming = _current(OPEN_SWISS)
     if upcoming is None:
-        upcoming = services.tournament_create(
-            director=director, name=_edition(OPEN_SWISS), starts_at=now + datetime.timedelta(minutes=30),
-            description=(
-                "Register, take your seat when a round is paired, and play the bots.\n"
-                "Зарегистрируйтесь, садитесь за стол, когда объявят пары тура, и играйте с ботами."
-            ),
-            rounds=3, round_interval=60, turn_seconds=30, grace_seconds=180, no_show=NoShow.BOT,
-        )  # fmt: skip
-        for bot in bots[:OPEN_SWISS_BOTS]:
-            services.tournament_register(tournament=upcoming, user=bot, by=director)
+        upcoming = _open_swiss_create(director=director, bots=bots, starts_at=now + OPEN_SWISS_AHEAD)
     lines.append(f"{upcoming.name}: {upcoming.get_status_display()}, /tournaments/{upcoming.pk}/")
     history = RatedGame.objects.filter(game_key__startswith=HISTORY_KEY).count()
     lines.append(f"Rated history: {history} games between the demo's bots in the pool {HISTORY_POOL}, /ratings/")

@@ -90,10 +90,26 @@ def test_the_sweep_schedules_the_next_bots_swiss_when_the_last_is_over(tmp_path:
     assert third is not None and third.starts_at == later + demo.BOTS_SWISS_FIRST_IN
 
 
+def test_the_sweep_opens_the_next_open_swiss_once_the_last_has_started(tmp_path: Path) -> None:
+    _load(tmp_path / "password")
+    first = Tournament.objects.get(name=demo.OPEN_SWISS)
+    tasks.sweep()
+    assert Tournament.objects.filter(name__startswith=demo.OPEN_SWISS).count() == 1  # it takes registrations
+
+    Tournament.objects.filter(pk=first.pk).update(status=TournamentStatus.RUNNING)
+    before = timezone.now()
+    tasks.sweep()
+    second = Tournament.objects.get(name=f"{demo.OPEN_SWISS} #2")
+    assert selectors.registration_open(second) and second.starts_at >= before + demo.OPEN_SWISS_AHEAD
+    assert second.entrants.count() == demo.OPEN_SWISS_BOTS
+    tasks.sweep()
+    assert Tournament.objects.filter(name__startswith=demo.OPEN_SWISS).count() == 2
+
+
 def test_without_the_demo_the_sweep_creates_no_bots_swiss() -> None:
     tournament(name="Club Championship")
     tasks.sweep()
-    assert demo.demo_bots_swiss_renew() is None
+    assert demo.demo_bots_swiss_renew() is None and demo.demo_open_swiss_renew() is None
     assert list(Tournament.objects.values_list("name", flat=True)) == ["Club Championship"]
 
 
