@@ -79,6 +79,11 @@ def _demo_bots() -> list[User]:
     ]
 
 
+def _is_demo(event: Tournament) -> bool:
+    """A tournament load_demo made (the demo's first bot is entered), not one a club happened to name alike."""
+    return event.entrants.filter(user__username=DEMO_ENTRANTS[0][0], user__is_bot=True).exists()
+
+
 def _bots_swiss_create(*, director: User, bots: list[User], starts_at: datetime.datetime) -> Tournament:
     event = services.tournament_create(
         director=director, name=_edition(BOTS_SWISS), starts_at=starts_at,
@@ -115,6 +120,7 @@ def demo_open_swiss_renew(*, now: datetime.datetime | None = None) -> Tournament
     last = Tournament.objects.filter(name__startswith=OPEN_SWISS).select_related("director").order_by("-pk").first()
     if (
         last is None
+        or not _is_demo(last)
         or Tournament.objects.filter(name__startswith=OPEN_SWISS, status=TournamentStatus.REGISTRATION).exists()
     ):
         return None
@@ -131,7 +137,7 @@ def demo_bots_swiss_renew(*, now: datetime.datetime | None = None) -> Tournament
     Returns the new edition, or None when there is nothing to do. The sweep calls it every half minute."""
     now = now or timezone.now()
     last = Tournament.objects.filter(name__startswith=BOTS_SWISS).select_related("director").order_by("-pk").first()
-    if last is None or _current(BOTS_SWISS) is not None:
+    if last is None or not _is_demo(last) or _current(BOTS_SWISS) is not None:
         return None
     # Two sweeps at once: the lock on the last edition lets one of them create the next.
     Tournament.objects.select_for_update().filter(pk=last.pk).first()

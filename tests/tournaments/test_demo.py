@@ -23,7 +23,7 @@ from durak_site.management.commands import run_site
 from games.tasks import bot_move
 from ratings.models import RatedGame, RatingPool
 from ratings.selectors import leaderboard
-from tests.tournaments.factories import tournament
+from tests.tournaments.factories import bots, director, enter, tournament
 from tournaments import demo, selectors, tasks
 from tournaments.models import Tournament, TournamentStatus
 
@@ -107,10 +107,15 @@ def test_the_sweep_opens_the_next_open_swiss_once_the_last_has_started(tmp_path:
 
 
 def test_without_the_demo_the_sweep_creates_no_bots_swiss() -> None:
-    tournament(name="Club Championship")
+    """A club's own tournaments, even named as the demo's, are never renewed: only those load_demo made."""
+    chief = director()
+    for name in ("Club Championship", f"{demo.BOTS_SWISS} of the club", f"{demo.OPEN_SWISS} of the club"):
+        event = tournament(chief, name=name)
+        enter(event, bots(2))
+        Tournament.objects.filter(pk=event.pk).update(status=TournamentStatus.FINISHED)
     tasks.sweep()
     assert demo.demo_bots_swiss_renew() is None and demo.demo_open_swiss_renew() is None
-    assert list(Tournament.objects.values_list("name", flat=True)) == ["Club Championship"]
+    assert Tournament.objects.count() == 3
 
 
 def test_the_administrators_password_is_written_to_its_file(tmp_path: Path) -> None:
