@@ -36,7 +36,7 @@ PYTEST_WORKERS ?= 2
 run: $(RUN_STAMP) engine
 	$(BIN)/python manage.py migrate --noinput --verbosity 0
 	$(BIN)/python manage.py load_demo
-	exec $(BIN)/python manage.py run_site --host 127.0.0.1 --port 8000
+	exec $(BIN)/python manage.py run_site --host 127.0.0.1 --port 8000 --demo-password-file .demo-admin-password
 
 test: $(DEV_STAMP) engine
 ifeq ($(CI),true)

@@ -5,7 +5,8 @@ task does nothing). They run on the `tournaments` queue (durak_site.celery route
   ``seat_deadline`` when a round's grace period for no-shows ends: timed with ``eta``;
 - ``refresh_standings``: a large tournament's standings, a moment after a result (services._standings_changed);
 - ``sweep``: celery beat runs it every half minute (durak_site.celery's beat_schedule; without a broker
-  the in-process beat does) and catches up on anything the timed tasks missed.
+  the in-process beat does) and catches up on anything the timed tasks missed; on a demo site it also
+  schedules the next bots' Swiss and opens the next open Swiss (tournaments.demo).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import logging
 from celery import shared_task
 
 from tournaments import services
+from tournaments.demo import demo_bots_swiss_renew, demo_open_swiss_renew
 from tournaments.models import Tournament
 
 logger = logging.getLogger(__name__)
@@ -55,6 +57,14 @@ def sweep() -> None:
     counts = services.tournaments_sweep()
     if any(counts.values()):
         logger.info("tournament sweep: %s", counts)
+    for renew in (demo_bots_swiss_renew, demo_open_swiss_renew):
+        try:
+            renewed = renew()
+        except Exception:  # the demo's next edition must not hold up the sweep
+            logger.exception("tournament sweep: %s failed", renew.__name__)
+        else:
+            if renewed is not None:
+                logger.info("tournament sweep: the demo's next edition, %s, starts %s", renewed.name, renewed.starts_at)
 
 
 def start_in_process_sweeps(*, first_in_s: float = 2.0) -> None:

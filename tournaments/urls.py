@@ -3,7 +3,7 @@ navigation's Tournaments."""
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import views, views_hall
 
 app_name = "tournaments"
 
@@ -25,4 +25,7 @@ urlpatterns = [
     path("<int:tournament_id>/tournament.json", views.export_json, name="export"),
     path("<int:tournament_id>/direct/", views.direct_page, name="direct"),
     path("<int:tournament_id>/direct/<str:act>/", views.direct_act, name="act"),
+    path("<int:tournament_id>/hall/", views_hall.hall_page, name="hall"),
+    path("<int:tournament_id>/hall/live/", views_hall.hall_live, name="hall-live"),
+    path("<int:tournament_id>/round/<int:number>/sheets/", views_hall.score_sheets, name="score-sheets"),
 ]

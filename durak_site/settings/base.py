@@ -217,5 +217,9 @@ LOGGING = {
     "loggers": {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
         "django.request": {"handlers": ["console"], "level": "INFO", "propagate": False, "filters": ["refusals_on_one_line"]},
+        # Celery writes a line for every task that succeeds (each bot's move, each timer): only its warnings and
+        # errors (a task that failed or was retried) reach the console.
+        "celery.app.trace": {"level": "WARNING"},
+        "celery.worker.strategy": {"level": "WARNING"},
     },
 }

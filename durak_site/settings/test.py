@@ -35,3 +35,6 @@ DATABASES["default"]["TEST"] = {"NAME": _test_database_name}
 
 # Rate-limit counters of one test run are not seen by the next one on the same Redis.
 CACHES["default"]["KEY_PREFIX"] = f"durak-test-{os.getpid()}"
+
+# manage.py load_demo writes the demo administrator's password here, not into the project's folder.
+DEMO_ADMIN_PASSWORD_FILE = os.path.join(tempfile.gettempdir(), f"durak-test-demo-admin-password-{os.getpid()}")

@@ -1,12 +1,18 @@
-"""Fill a fresh site with what a visitor needs to try it: an administrator, a bench of bots, and
-tournaments (tournaments.demo): one of bots being played, the next open for registration."""
+"""Fill a fresh site with what a visitor needs to try it: an administrator, a bench of bots, tournaments
+(tournaments.demo): one of bots being played, the next open for registration, and a rated history.
+
+The administrator's new password is printed and written to DEMO_PASSWORD_FILE (git-ignored, readable by its
+owner only), where `make run` reads it to print it again once the server has started."""
 
 from __future__ import annotations
 
+import os
 import secrets
+from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
 from django.db.models import Max
 
 from accounts.models import BotLevel
@@ -15,6 +21,21 @@ from games.models import Game
 from tournaments.demo import demo_tournaments_ensure
 
 DEMO_ADMIN_USERNAME = "admin"
+DEMO_PASSWORD_FILE = ".demo-admin-password"  # in the project's folder; README.md names it
+
+
+def demo_password_path() -> Path:
+    """DEMO_PASSWORD_FILE in the project's folder (the test settings name another place: DEMO_ADMIN_PASSWORD_FILE)."""
+    return Path(getattr(settings, "DEMO_ADMIN_PASSWORD_FILE", "") or Path(settings.BASE_DIR) / DEMO_PASSWORD_FILE)
+
+
+def write_password_file(path: Path, password: str) -> None:
+    """The password alone on its line, in a file only its owner may read."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(f"{password}\n")
+    os.chmod(path, 0o600)  # an older file keeps its mode through O_CREAT
+
 
 # (username, display name, engine, level); engines are the policies of games/bots. Each is the first bot of its
 # level's bench (accounts.bot_names), the account a table seats first; the bench's others are created when a
@@ -38,11 +59,23 @@ def error_pages_hint() -> str:
 
 
 class Command(BaseCommand):
-    help = "Create the demo administrator (with a new password, printed), the demo bots and tournaments. Safe to repeat."
+    help = (
+        "Create the demo administrator (with a new password, printed), the demo bots and tournaments. Safe to repeat."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--password-file",
+            type=Path,
+            default=None,
+            help=f"where to write the administrator's password (default: {DEMO_PASSWORD_FILE} in the project)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         password = secrets.token_urlsafe(12)
         admin = admin_account_ensure(username=DEMO_ADMIN_USERNAME, email="admin@localhost", password=password)
+        password_file = options["password_file"] or demo_password_path()
+        write_password_file(password_file, password)
         for username, display_name, engine, level in DEMO_BOTS:
             bot_account_ensure(username=username, display_name=display_name, engine=engine, level=level)
         # A championship of bots that plays itself, and the next one open for registration; the
@@ -53,6 +86,7 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready: {len(DEMO_BOTS)} bots.\n"
-                f"Administrator: username {DEMO_ADMIN_USERNAME!r}, password {password!r} (new at every start)"
+                f"Administrator: username {DEMO_ADMIN_USERNAME!r}, password {password!r} (new at every start; "
+                f"also in {password_file})"
             )
         )

@@ -1,16 +1,20 @@
 """Start the whole site for `make run`: Daphne, and with a broker a Celery worker and beat; stop them together.
 
 Ctrl-C (or SIGTERM) stops every process it started; when one of them dies, the others are stopped too,
-so nothing is left running half-way.
+so nothing is left running half-way. With ``--demo-password-file`` (`make run`), once the server answers,
+the demo administrator's password that load_demo wrote there is printed again, below the server's own
+start-up lines, where it is not lost.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -20,6 +24,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from durak_site.celery import TASK_QUEUES
 
 _STOP_GRACE_S = 10.0
+_ANSWER_WAIT_S = 60.0  # how long the password waits for the server to answer before it is printed anyway
 
 
 class _StopRequested(Exception):
@@ -48,6 +53,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument(
+            "--demo-password-file",
+            type=Path,
+            default=None,
+            help="print the demo administrator's password from this file once the server answers",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         commands = {"daphne": daphne_command(options["host"], options["port"])}
@@ -71,11 +82,35 @@ class Command(BaseCommand):
             self.stdout.write(
                 self.style.SUCCESS(f"Serving http://{options['host']}:{options['port']}/ with {mode}. Ctrl-C stops.")
             )
+            if options["demo_password_file"] is not None:
+                self._announce_password(options["demo_password_file"], options["host"], options["port"], processes)
             self._wait_for_first_exit(processes)
         except _StopRequested:
             self.stdout.write("stopping...")
         finally:
             self._stop_all(processes)
+
+    def _announce_password(
+        self, path: Path, host: str, port: int, processes: dict[str, subprocess.Popen[bytes]]
+    ) -> None:
+        deadline = time.monotonic() + _ANSWER_WAIT_S
+        while time.monotonic() < deadline and all(process.poll() is None for process in processes.values()):
+            try:
+                with socket.create_connection((host, port), timeout=1.0):
+                    break
+            except OSError:
+                time.sleep(0.3)
+        time.sleep(0.5)  # the server's own lines about listening come out as it starts to answer
+        try:
+            password = path.read_text(encoding="utf-8").strip()
+        except OSError:
+            return
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo administrator: username 'admin', password {password!r} (kept in {path}). "
+                f"Log in at http://{host}:{port}/accounts/log-in/"
+            )
+        )
 
     def _wait_for_first_exit(self, processes: dict[str, subprocess.Popen[bytes]]) -> None:
         while True:
