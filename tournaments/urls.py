@@ -3,6 +3,7 @@ navigation's Tournaments."""
 
 from django.urls import path
 
+from tournaments import avoidance_views
 from tournaments import views
 
 app_name = "tournaments"
@@ -25,4 +26,12 @@ urlpatterns = [
     path("<int:tournament_id>/tournament.json", views.export_json, name="export"),
     path("<int:tournament_id>/direct/", views.direct_page, name="direct"),
     path("<int:tournament_id>/direct/<str:act>/", views.direct_act, name="act"),
+]
+
+urlpatterns += [
+    path("<int:tournament_id>/direct/avoidances/add/", avoidance_views.avoidance_add, name="avoidance-add"),
+    path(
+        "<int:tournament_id>/direct/avoidances/<int:avoidance_id>/remove/", avoidance_views.avoidance_remove,
+        name="avoidance-remove",
+    ),
 ]
