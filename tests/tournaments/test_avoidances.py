@@ -5,6 +5,7 @@ pairing of a real tournament, and stated in the round's explanation."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -13,7 +14,7 @@ from django.urls import reverse
 
 from tests.tournaments.factories import bots, director, enter, person, play_games, tournament
 from tournaments import services
-from tournaments.models import AuditAction, AuditEntry, Avoidance, Entrant, Format, Pairing, Seating
+from tournaments.models import AuditAction, AuditEntry, Avoidance, Entrant, Format, Pairing, Seating, Tournament
 from tournaments.services import avoidances
 
 pytestmark = pytest.mark.django_db
@@ -24,11 +25,11 @@ def _text(response: object) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
-def _entrants(event: object) -> list[Entrant]:
+def _entrants(event: Tournament) -> list[Entrant]:
     return list(Entrant.objects.filter(tournament=event).select_related("user").order_by("number"))
 
 
-def _boards(event: object, number: int) -> set[frozenset[int]]:
+def _boards(event: Tournament, number: int) -> set[frozenset[int]]:
     return {
         frozenset(seat.entrant_id for seat in pairing.seats.all())
         for pairing in Pairing.objects.filter(tournament=event, round__number=number, bye=False).prefetch_related(
@@ -67,7 +68,7 @@ def test_the_service_refuses_himself_another_tournament_a_stranger_and_a_round_r
     enter(event, bots(3))
     enter(other, bots(2))
     mine, theirs = _entrants(event), _entrants(other)
-    refused = [
+    refused: list[dict[str, Any]] = [
         dict(first=mine[0], second=mine[0], by=chief, reason="x"),
         dict(first=mine[0], second=theirs[0], by=chief, reason="x"),
         dict(first=mine[0], second=mine[1], by=person(), reason="x"),

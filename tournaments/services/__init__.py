@@ -543,7 +543,7 @@ def tournament_start(
         return tournament
     if by is None and tournament.starts_at > now:
         return tournament
-    if by is None and tournament.qualifier_id is not None and tournament.qualifier.status == TournamentStatus.RUNNING:
+    if by is None and tournament.qualifier is not None and tournament.qualifier.status == TournamentStatus.RUNNING:
         return tournament  # a final waits for its qualifier, which enters its best and starts it (_qualify)
     # A team whose partners did not all accept in time does not play.
     for pending in Entrant.objects.filter(tournament=tournament, status=EntrantStatus.PENDING).select_related("user"):
