@@ -120,11 +120,13 @@ if (form && setupNode) {
   });
 
   // Dragging: the item follows the pointer and takes the place of the one it passes (pointer capture
-  // keeps the events coming when the finger leaves the item; touch-action: none on the item lets it).
+  // keeps the events coming when the finger leaves the item; touch-action: none on the grip lets it).
   let dragged = null;
   list.addEventListener("pointerdown", (event) => {
     const item = event.target.closest("li");
     if (!item || event.target.closest("button") || event.button > 0) return;
+    // A finger on the row scrolls the page; on the grip it drags (a mouse or a pen drags from anywhere).
+    if (event.pointerType === "touch" && !event.target.closest(".grip")) return;
     dragged = item;
     item.classList.add("dragging");
     item.setPointerCapture(event.pointerId);
