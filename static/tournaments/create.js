@@ -330,8 +330,11 @@ if (form && setupNode) {
   for (const hidden of tiebreaks.querySelectorAll("[hidden]")) {
     if (!hidden.matches("[data-tiebreak-status]")) hidden.hidden = false;
   }
-  for (const item of items()) item.querySelector(".tiebreak-buttons").hidden = false;
-  template.querySelector(".tiebreak-buttons").hidden = false;
+  for (const item of [...items(), template]) {
+    item.querySelector(".tiebreak-buttons").hidden = false;
+    item.querySelector(".grip").hidden = false;
+  }
+  tiebreaks.querySelector("[data-tiebreak-plain]").hidden = true;
   refreshPick();
   showFields();
 }
