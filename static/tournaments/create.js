@@ -334,7 +334,8 @@ if (form && setupNode) {
     item.querySelector(".tiebreak-buttons").hidden = false;
     item.querySelector(".grip").hidden = false;
   }
-  tiebreaks.querySelector("[data-tiebreak-plain]").hidden = true;
+  const plain = tiebreaks.querySelector("[data-tiebreak-plain]");
+  if (plain) plain.hidden = true;
   refreshPick();
   showFields();
 }
