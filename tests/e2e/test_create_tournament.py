@@ -1,11 +1,11 @@
 """The create page in real Chromium: a director picks a preset card, sees only the fields of its format and
 seating, is told at once beside the field when a value is wrong, orders the tie-breaks by keyboard and by
-dragging, submits, and the tournament has those values."""
+dragging (a mouse, then a finger), submits, and the tournament has those values."""
 
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Locator, Page, expect, sync_playwright
 
 from accounts.roles import Role
 from accounts.services import user_role_grant, user_sign_up
@@ -19,13 +19,27 @@ def _order(page: Page) -> list[str]:
     return page.locator("[data-tiebreak-list] li").evaluate_all("items => items.map(item => item.dataset.code)")
 
 
+def _touch_drag(page: Page, grip: Locator, onto: Locator) -> None:
+    """A finger put on ``grip``, moved to the top edge of ``onto`` and lifted (Chrome's touch input)."""
+    start, end = grip.bounding_box(), onto.bounding_box()
+    assert start is not None and end is not None
+    x, y = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    touch = page.context.new_cdp_session(page)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 13):
+        moved = y + (end["y"] + 3 - y) * step / 12
+        touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": moved}]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
 def _create(base: str, chromium: str) -> list[str]:
     """Drive the page; returns the page's script errors (the database is read once the browser is closed:
     Playwright's sync API runs an event loop, and Django refuses database calls beside one)."""
     errors: list[str] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        page = browser.new_page(locale="en-GB", viewport={"width": 1366, "height": 900})
+        context = browser.new_context(locale="en-GB", viewport={"width": 1366, "height": 900}, has_touch=True)
+        page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
         _log_in(page, base, "maker")
         page.goto(f"{base}/tournaments/new/")
@@ -71,6 +85,10 @@ def _create(base: str, chromium: str) -> list[str]:
         page.mouse.up()
         expected = ["wins", "buchholz", "buchholz_cut1", *first[2:-1]]
         assert _order(page) == expected, _order(page)
+        # And by a finger (real touch events, which Chromium turns into pointer events): the last to second place.
+        _touch_drag(page, items.last.locator(".grip"), items.nth(1))
+        expected = [expected[0], expected[-1], *expected[1:-1]]
+        assert _order(page) == expected, _order(page)
         page.get_by_role("button", name="Open registration").click()
         expect(page.locator("h1")).to_have_text("Friday Blitz")
         browser.close()
@@ -86,5 +104,12 @@ def test_a_director_creates_a_blitz_from_its_card_and_orders_the_tie_breaks(
     event = Tournament.objects.get(name="Friday Blitz")
     assert (event.format, event.rounds_planned, event.seating) == ("swiss", 11, "heads-up")
     assert (event.clock_base, event.clock_increment, event.round_interval, event.grace_seconds) == (60, 1, 30, 60)
-    assert event.tiebreaks[:3] == ["wins", "buchholz", "buchholz_cut1"]
+    assert event.tiebreaks == [
+        "wins",
+        "direct_encounter",
+        "buchholz",
+        "buchholz_cut1",
+        "sonneborn_berger",
+        "progressive",
+    ]
     assert errors == [], f"a page's script failed: {errors}"
