@@ -161,3 +161,27 @@ def test_the_directors_page_adds_from_lists_and_refuses_forged_forms(client: Cli
     assert Avoidance.objects.exists(), "no reason, no removal"
     client.post(reverse("tournaments:avoidance-remove", args=[event.pk, avoidance.pk]), {"reason": "ошибка"})
     assert not Avoidance.objects.exists()
+
+
+def test_a_heads_up_round_whose_only_pairing_breaks_the_avoidance_pairs_them_and_the_log_says_so(
+    client: Client,
+) -> None:
+    """Two entrants who avoid each other and nobody else: the round pairs them, and says so in both languages."""
+    chief = director()
+    event = tournament(chief, rounds=1)
+    enter(event, bots(2))
+    first, second = _entrants(event)
+    avoidances.avoidance_add(tournament=event, first=first, second=second, by=chief, reason="a family")
+    services.tournament_start(tournament=event, by=chief)
+    assert _boards(event, 1) == {frozenset({first.pk, second.pk})}
+    paired = AuditEntry.objects.get(tournament=event, action=AuditAction.ROUND_PAIRED, round_number=1)
+    assert paired.details["avoidances"]["broken"] == [
+        [f"{first.key} {first.user.public_name}", f"{second.key} {second.user.public_name}"]
+    ]
+    assert "no pairing of this round could do it: they meet" in _text(
+        client.get(reverse("tournaments:log", args=[event.pk]))
+    )
+    client.cookies["django_language"] = "ru"
+    assert "ни одна жеребьёвка этого тура не позволила их развести" in _text(
+        client.get(reverse("tournaments:round", args=[event.pk, 1]))
+    )
