@@ -124,3 +124,21 @@ def test_a_swiss_qualifier_creates_its_round_robin_final_which_waits_for_it(clie
     services.tournament_start(tournament=waiting, now=timezone.now() + datetime.timedelta(minutes=5))
     waiting.refresh_from_db()
     assert waiting.status == TournamentStatus.REGISTRATION
+
+
+def test_a_team_qualifier_gets_a_team_final_and_a_refused_final_leaves_nothing_behind() -> None:
+    from django.core.exceptions import ValidationError
+
+    from tournaments.services import presets
+
+    chief = director()
+    start = timezone.now() + datetime.timedelta(hours=1)
+    qualifier, final = presets.tournament_create_staged(
+        director=chief, name="Pairs Cup", starts_at=start, seating="teams", team_size=2, final_size=4,
+        final_starts_at=start + datetime.timedelta(hours=4),
+    )  # fmt: skip
+    assert final is not None and (final.seating, final.team_size, final.rules) == ("teams", 2, qualifier.rules)
+    with pytest.raises(ValidationError):
+        presets.tournament_create_staged(director=chief, name="Too Big", starts_at=start, final_size=20,
+                                         final_starts_at=start + datetime.timedelta(hours=4))  # fmt: skip
+    assert not Tournament.objects.filter(name__startswith="Too Big").exists(), "the Swiss is not left without its final"
