@@ -352,6 +352,8 @@ class AuditAction(models.TextChoices):
     QUALIFIED = "qualified", _("Qualified from the previous stage")
     TEAM_ACCEPTED = "team_accepted", _("Accepted a place in a team")
     TEAM_DECLINED = "team_declined", _("Declined a place in a team")
+    AVOIDANCE_ADDED = "avoidance_added", _("Avoidance added")
+    AVOIDANCE_REMOVED = "avoidance_removed", _("Avoidance removed")
 
 
 class AuditEntry(models.Model):
@@ -409,3 +411,24 @@ class Dispute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pairing}: {self.get_status_display()}"
+
+
+class Avoidance(models.Model):
+    """Two entrants who must not meet (the same club, a family): FIDE's requested avoidance, a constraint of
+    the Swiss and the tables pairing (tournaments.pairing.avoidances). ``first`` has the lower number."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="avoidances")
+    first = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    reason = models.TextField(_("reason"))
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "first__number", "second__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second"], name="tournaments_avoidance_unique_pair"),
+            models.CheckConstraint(condition=~Q(first=models.F("second")), name="tournaments_avoidance_two_entrants"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} / {self.second}"

@@ -3,7 +3,7 @@ navigation's Tournaments."""
 
 from django.urls import path
 
-from tournaments import views, views_hall
+from tournaments import avoidance_views, views, views_hall
 
 app_name = "tournaments"
 
@@ -28,4 +28,12 @@ urlpatterns = [
     path("<int:tournament_id>/hall/", views_hall.hall_page, name="hall"),
     path("<int:tournament_id>/hall/live/", views_hall.hall_live, name="hall-live"),
     path("<int:tournament_id>/round/<int:number>/sheets/", views_hall.score_sheets, name="score-sheets"),
+]
+
+urlpatterns += [
+    path("<int:tournament_id>/direct/avoidances/add/", avoidance_views.avoidance_add, name="avoidance-add"),
+    path(
+        "<int:tournament_id>/direct/avoidances/<int:avoidance_id>/remove/", avoidance_views.avoidance_remove,
+        name="avoidance-remove",
+    ),
 ]

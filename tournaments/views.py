@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.models import User
 from tournaments import selectors, services
+from tournaments.services import presets
 from tournaments.forms import (
     TIEBREAK_LABELS, DisputeForm, DisputeResolveForm, LateEntryForm, TeamEntryForm, TournamentCreateForm,
     parse_numbers, parse_places,
@@ -73,10 +74,10 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     user = _user(request)
     if not services.can_create(user=user):
         return HttpResponseForbidden(_("Only a tournament director may create a tournament."))
-    form = TournamentCreateForm(request.POST or None, director=user)
+    form = TournamentCreateForm(request.POST or None, director=user, preset=request.GET.get("preset", ""))
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = services.tournament_create(director=user, **form.service_arguments())
+            tournament, _final = presets.tournament_create_staged(director=user, **form.final_arguments(), **form.service_arguments())
         except ValidationError as error:
             form.add_error(None, error)
         else:

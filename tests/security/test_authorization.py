@@ -52,6 +52,7 @@ from tests.games.test_consumers import LOCAL_ORIGIN, _cookie, _next, _socket
 from tests.tournaments.factories import director as tournament_director
 from tests.tournaments.factories import tournament
 from tournaments import services as tournament_services
+from tournaments.services import avoidances as avoidance_services
 from tournaments.models import Entrant, EntrantStatus, Pairing, TeamMember, Tournament
 
 ROLES = ("anonymous", "player", "seated", "owner", "director", "other director", "admin")
@@ -223,12 +224,19 @@ def _world() -> World:
     for player in (sam, pia):
         tournament_services.tournament_register(tournament=upcoming, user=player)
     ids["upcoming"] = upcoming.pk
+    # Avoidances: pia's entry in the running one; sam and pia must not meet in the upcoming one.
+    ids["pia_entrant"] = Entrant.objects.get(tournament=running, user=pia).pk
+    upcoming_entries = Entrant.objects.filter(tournament=upcoming).order_by("number")
+    ids["avoidance"] = avoidance_services.avoidance_add(
+        tournament=upcoming, first=upcoming_entries[0], second=upcoming_entries[1], by=dora, reason="one club"
+    ).pk
     # otto's own running tournament, for a pairing that belongs to another tournament.
     others = tournament(otto, rounds=2)
     for player in (person("t2a"), person("t2b")):
         tournament_services.tournament_register(tournament=others, user=player)
     tournament_services.tournament_start(tournament=others, by=otto)
     ids["t2"], ids["t2_pairing"] = others.pk, Pairing.objects.get(tournament=others).pk
+    ids["t2_entrant"] = Entrant.objects.filter(tournament=others).first().pk  # type: ignore[union-attr]
 
     # sam's second API token, the one revoked (by him, or refused to anyone else).
     ids["token"] = api_services.token_create(user=sam, name="spare").token.pk
@@ -344,6 +352,17 @@ def page_rows(ids: dict[str, Any]) -> list[Row]:
             each(TO_LOGIN, refused_act, refused_act, refused_act, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
         Row("POST", f"{direct}set_result/",
             {"pairing": ids["t2_pairing"], "points": "1 0", "reason": "agreed", "version": 0},
+            each(TO_LOGIN, refused_act, refused_act, refused_act, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
+        # Avoidances (issue 38): the directors add and remove them; an entrant or an avoidance of another
+        # tournament is refused (a message for the form's list, not found for the address).
+        Row("POST", f"{direct}avoidances/add/", {"first": ids["entrant"], "second": ids["pia_entrant"], "reason": "family"},
+            each(TO_LOGIN, refused_act, refused_act, refused_act, to_direct, to_direct, to_direct)),
+        Row("POST", f"{direct}avoidances/add/", {"first": ids["entrant"], "second": ids["t2_entrant"], "reason": "family"},
+            each(TO_LOGIN, refused_act, refused_act, refused_act, kept(direct), kept(direct), kept(direct))),
+        Row("POST", f"/tournaments/{up}/direct/avoidances/{ids['avoidance']}/remove/", {"reason": "a mistake"},
+            each(TO_LOGIN, refused_act, refused_act, refused_act, done(f"/tournaments/{up}/direct/"),
+                 done(f"/tournaments/{up}/direct/"), done(f"/tournaments/{up}/direct/"))),
+        Row("POST", f"{direct}avoidances/{ids['avoidance']}/remove/", {"reason": "a mistake"},
             each(TO_LOGIN, refused_act, refused_act, refused_act, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
         Row("POST", f"/tournaments/{up}/direct/start/", {},
             each(TO_LOGIN, refused_act, refused_act, refused_act, done(f"/tournaments/{up}/direct/"),

@@ -181,6 +181,8 @@ EXPECTED_STATUS: dict[str, tuple[int, int, int, int, int]] = {
     "tournaments/<int:tournament_id>/crosstable/": (200, 200, 200, 200, 200),
     "tournaments/<int:tournament_id>/direct/": (302, 403, 403, 200, 200),
     "tournaments/<int:tournament_id>/direct/<str:act>/": (302, 405, 405, 405, 405),
+    "tournaments/<int:tournament_id>/direct/avoidances/<int:avoidance_id>/remove/": (302, 405, 405, 405, 405),
+    "tournaments/<int:tournament_id>/direct/avoidances/add/": (302, 405, 405, 405, 405),
     "tournaments/<int:tournament_id>/entrant/<int:number>/": (200, 200, 200, 200, 200),
     "tournaments/<int:tournament_id>/hall/": (200, 200, 200, 200, 200),
     "tournaments/<int:tournament_id>/hall/live/": (200, 200, 200, 200, 200),

@@ -47,6 +47,11 @@ larger than any sum the digits below it can reach over the group, so the compari
 
 Rematches are not edges at all: never a rematch is absolute (C.04.1 b, C.04.3 C.1).
 
+Requested avoidances (``avoid``, see ``avoidances``) are not edges either, as long as the round can be
+paired without them; when it cannot, the round is paired again with them as edges and a most significant
+digit 0 (avoided) or 1 (not) in one matching over the whole field, so that among the pairings with the most
+pairs the one that breaks the fewest avoidances wins. :func:`pair_swiss_explained` says what they did.
+
 Deviations from FIDE: C.3 (two entrants who both absolutely need the same side never meet) is the
 heaviest quality criterion rather than an absolute one, so a round is always paired when a rematch-free
 pairing exists; C.7, C.9-C.11 and C.18-C.21 are not weighed; the exact transposition order of C.04.3
@@ -64,6 +69,7 @@ from networkx.algorithms.matching import (  # type: ignore[import-untyped, unuse
 )
 from networkx.classes.graph import Graph  # type: ignore[import-untyped, unused-ignore]
 
+from tournaments.pairing.avoidances import AvoidanceReport, Avoidances, avoidance_report, avoided_within
 from tournaments.pairing.first_attack import Preference, allocate, conflict, preference
 from tournaments.pairing.model import Entrant, EntrantId, Float, Pairing, PairingError, PairingInputError, Side
 
@@ -91,12 +97,14 @@ def pair_swiss(
     *,
     absent: Collection[EntrantId] = (),
     options: SwissOptions | None = None,
+    avoid: Avoidances = frozenset(),
 ) -> list[Pairing]:
     """Pair the next round of a heads-up Swiss.
 
     ``entrants`` is every entrant of the tournament with his history (see ``model.entrants_after``);
-    withdrawn entrants and those in ``absent`` (e.g. a requested bye) are left out of the round. The
-    pairings come back in publishing order (C.04.2 D.9: highest score first), seat order inside each
+    withdrawn entrants and those in ``absent`` (e.g. a requested bye) are left out of the round. ``avoid``
+    holds the pairs who must not meet (``avoidances``): never paired while a pairing without them exists.
+    The pairings come back in publishing order (C.04.2 D.9: highest score first), seat order inside each
     (the first attacks first), the bye last.
     """
     options = options or SwissOptions()
@@ -109,20 +117,65 @@ def pair_swiss(
     ranked = sorted((e for e in entrants if not e.withdrawn and e.id not in skipped), key=ranking_key)
     if not ranked:
         return []
+    present = {entrant.id for entrant in ranked}
+    avoid = frozenset(pair for pair in avoid if pair <= present)
+    try:
+        return _pair_ranked(ranked, numbers, options, avoid, strict=True)
+    except PairingError:
+        if not avoid:
+            raise
+    return _pair_ranked(ranked, numbers, options, avoid, strict=False)
+
+
+def pair_swiss_explained(
+    entrants: Sequence[Entrant],
+    *,
+    absent: Collection[EntrantId] = (),
+    options: SwissOptions | None = None,
+    avoid: Avoidances = frozenset(),
+) -> tuple[list[Pairing], AvoidanceReport]:
+    """:func:`pair_swiss`, and what the avoidances did: the round is paired again without them and the two
+    compared (only when some avoided pair is in the round)."""
+    pairings = pair_swiss(entrants, absent=absent, options=options, avoid=avoid)
+    seated = {entrant for pairing in pairings for entrant in pairing.entrants}
+    if not any(pair <= seated for pair in avoid):
+        return pairings, AvoidanceReport()
+    try:
+        unconstrained: list[Pairing] | None = pair_swiss(entrants, absent=absent, options=options)
+    except PairingError:
+        unconstrained = None
+    return pairings, avoidance_report(entrants, avoid, pairings, unconstrained)
+
+
+def _pair_ranked(
+    ranked: list[Entrant], numbers: dict[EntrantId, int], options: SwissOptions, avoid: Avoidances, *, strict: bool
+) -> list[Pairing]:
+    """Pair the ranked entrants: ``strict``, avoided pairs are never paired; otherwise they may be, as few as
+    can be (the bye then goes to whoever leaves the fewest broken, the lowest-ranked among equals)."""
     if len(ranked) % 2 == 0:
-        pairs = _pair_even(ranked, options)
+        pairs = _pair_even(ranked, options, avoid, strict=strict)
         if pairs is None:
             raise PairingError("no pairing of this round avoids a rematch")
         return _publish(pairs, None, numbers, options)
     # C.04.1 d, C.04.3 C.2: at most one pairing-allocated bye, and none after a forfeit win; the
     # lowest-ranked eligible entrant gets it, unless the others then cannot be paired.
+    best: tuple[int, Entrant, list[tuple[Entrant, Entrant]]] | None = None
     for candidate in reversed(ranked):
         if candidate.byes or candidate.forfeit_wins:
             continue
         rest = [entrant for entrant in ranked if entrant is not candidate]
-        pairs = _pair_even(rest, options) if rest else []
-        if pairs is not None:
+        pairs = _pair_even(rest, options, avoid, strict=strict) if rest else []
+        if pairs is None:
+            continue
+        if strict:
             return _publish(pairs, candidate, numbers, options)
+        broken = sum(len(avoided_within(avoid, (a.id, b.id))) for a, b in pairs)
+        if best is None or broken < best[0]:
+            best = (broken, candidate, pairs)
+        if broken <= 1:
+            break  # the strict pass failed, so no choice of the bye breaks none
+    if best is not None:
+        return _publish(best[2], best[1], numbers, options)
     raise PairingError("no entrant can take the bye without a second bye or a rematch")
 
 
@@ -161,13 +214,21 @@ def _publish(
 class _Field:
     """The ranked entrants of one pairing run, as arrays indexed by ranking position."""
 
-    def __init__(self, ranked: list[Entrant]) -> None:
+    def __init__(self, ranked: list[Entrant], avoid: Avoidances = frozenset(), *, strict: bool = True) -> None:
         self.entrants = ranked
         self.size = len(ranked)
         position = {entrant.id: index for index, entrant in enumerate(ranked)}
         self.met: list[set[int]] = [
             {position[opponent] for opponent in entrant.opponents if opponent in position} for entrant in ranked
         ]
+        # Requested avoidances by position: no edge when strict, else an edge that loses the top digit.
+        self.avoided: list[set[int]] = [set() for _ in ranked]
+        for pair in avoid:
+            a, b = (position.get(member) for member in pair)
+            if a is not None and b is not None:
+                self.avoided[a].add(b)
+                self.avoided[b].add(a)
+        self.strict = strict
         # Scores in quarter points, so that every score of a 1 / 0.5 / 0 event is an exact integer.
         self.score_units = [round(entrant.score * 4) for entrant in ranked]
         self.preferences: list[Preference] = [preference(entrant.sides) for entrant in ranked]
@@ -219,22 +280,26 @@ class _Field:
         """
         size = len(group)
         cap = 4 * size
-        # The last digit ranks the paired entrants, so that the lowest-ranked is the one left over.
-        maxima = (*self.digit_maxima, cap, 2 * size)
+        # The first digit keeps requested avoidances (constant unless they are edges); the last ranks the
+        # paired entrants, so that the lowest-ranked is the one left over.
+        maxima = (1, *self.digit_maxima, cap, 2 * size)
         bases = _digit_bases(maxima, size // 2)
         inside = set(group)
         edges: list[tuple[int, int, int]] = []
         for index, a in enumerate(group):
             met = self.met[a]
+            avoided = self.avoided[a]
             a_outside = self.ideal[a] not in inside
             for other_index in range(index + 1, size):
                 b = group[other_index]
                 if b in met:
                     continue  # C.1: never a rematch
+                if b in avoided and self.strict:
+                    continue  # a requested avoidance, while the round can be paired without breaking one
                 if window is not None and not a_outside and self.ideal[b] in inside:
                     if self.deviation(a, b) > window:
                         continue
-                digits = (*self.digits(a, b, cap), 2 * size - index - other_index)
+                digits = (int(b not in avoided), *self.digits(a, b, cap), 2 * size - index - other_index)
                 edges.append((a, b, sum(digit * base for digit, base in zip(digits, bases))))
         graph = Graph()
         graph.add_nodes_from(group)
@@ -313,9 +378,15 @@ def _blocks(ideal_pairs: list[tuple[int, int]], score_units: list[int], size: in
     return blocks
 
 
-def _pair_even(ranked: list[Entrant], options: SwissOptions) -> list[tuple[Entrant, Entrant]] | None:
-    """Pair an even number of ranked entrants, or None when no rematch-free pairing exists."""
-    field = _Field(ranked)
+def _pair_even(
+    ranked: list[Entrant], options: SwissOptions, avoid: Avoidances = frozenset(), *, strict: bool = True
+) -> list[tuple[Entrant, Entrant]] | None:
+    """Pair an even number of ranked entrants, or None when no rematch-free pairing exists (strict: none
+    that also keeps every avoidance). Not strict, one matching over the whole field breaks the fewest."""
+    field = _Field(ranked, avoid, strict=strict)
+    if not strict:
+        pairs, left = field.match(list(range(field.size)), None)
+        return None if left else [(field.entrants[a], field.entrants[b]) for a, b in sorted(pairs)]
     ideal_pairs = _ideal_order(field.ideal, field.score_units)
     done: list[tuple[int, int]] = []
     carried: list[int] = []

@@ -16,6 +16,13 @@ FIDE has no rules for games of more than two, so this follows the Swiss system's
    the higher-ranked) takes the first seat and attacks first; the seats follow the ranking order,
    rotated so that he is first.
 
+Requested avoidances (``avoid``, see ``avoidances``) come before everything else: the swaps lower first the
+number of avoided pairs seated at one table, then repeats, then the spread, and the second pass works on
+every table that still holds an avoided pair or a repeat, against any table. So no two entrants who avoid
+each other share a table when a swap can part them; when none can (a field too small to part them), the
+seating keeps as few together as the swaps reach, and :func:`seat_tables_explained` says so. Deviation:
+swaps are a local search, so "as few as possible" is not proven for a field whose avoidances form a knot.
+
 Teams are entrants like any other: a 2v2 or 3v3 match is a heads-up pairing of two team entrants, so
 team events use ``swiss.pair_swiss`` with one :class:`Entrant` per team (rating: the team's average).
 """
@@ -25,6 +32,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 
+from tournaments.pairing.avoidances import AvoidanceReport, Avoidances, avoidance_report
 from tournaments.pairing.model import Entrant, EntrantId, Pairing, PairingError, PairingInputError, Side
 from tournaments.pairing.swiss import ranking_key
 
@@ -60,18 +68,36 @@ def seat_tables(
     *,
     table_size: int,
     absent: Collection[EntrantId] = (),
+    avoid: Avoidances = frozenset(),
 ) -> list[Pairing]:
-    """Seat the next round of a multi-player Swiss; tables come back top table first, in seat order."""
+    """Seat the next round of a multi-player Swiss; tables come back top table first, in seat order.
+    ``avoid``: pairs who must not share a table (``avoidances``)."""
     ids = [entrant.id for entrant in entrants]
     if len(set(ids)) != len(ids):
         raise PairingInputError("entrant ids must be unique")
     skipped = set(absent)
     ranked = sorted((e for e in entrants if not e.withdrawn and e.id not in skipped), key=ranking_key)
     sizes = table_sizes(len(ranked), table_size)
-    seating = _Seating(ranked, sizes)
+    seating = _Seating(ranked, sizes, avoid)
     seating.improve(neighbours=NEIGHBOURS, only_repeats=False)
     seating.improve(neighbours=len(sizes), only_repeats=True)
     return [Pairing(entrants=_seat_order([ranked[x] for x in table])) for table in seating.ordered_tables()]
+
+
+def seat_tables_explained(
+    entrants: Sequence[Entrant],
+    *,
+    table_size: int,
+    absent: Collection[EntrantId] = (),
+    avoid: Avoidances = frozenset(),
+) -> tuple[list[Pairing], AvoidanceReport]:
+    """:func:`seat_tables`, and what the avoidances did (the round seated without them, compared)."""
+    pairings = seat_tables(entrants, table_size=table_size, absent=absent, avoid=avoid)
+    seated = {entrant for pairing in pairings for entrant in pairing.entrants}
+    if not any(pair <= seated for pair in avoid):
+        return pairings, AvoidanceReport()
+    unconstrained = seat_tables(entrants, table_size=table_size, absent=absent)
+    return pairings, avoidance_report(entrants, avoid, pairings, unconstrained)
 
 
 def repeat_meetings(entrants: Sequence[Entrant], pairings: Sequence[Pairing]) -> int:
@@ -89,8 +115,14 @@ def repeat_meetings(entrants: Sequence[Entrant], pairings: Sequence[Pairing]) ->
 class _Seating:
     """Tables as lists of ranking positions, with the costs that swaps are judged by."""
 
-    def __init__(self, ranked: list[Entrant], sizes: list[int]) -> None:
+    def __init__(self, ranked: list[Entrant], sizes: list[int], avoid: Avoidances = frozenset()) -> None:
         position = {entrant.id: index for index, entrant in enumerate(ranked)}
+        self.avoided: list[set[int]] = [set() for _ in ranked]
+        for pair in avoid:
+            a, b = (position.get(member) for member in pair)
+            if a is not None and b is not None:
+                self.avoided[a].add(b)
+                self.avoided[b].add(a)
         self.met: list[dict[int, int]] = []
         for entrant in ranked:
             counts: dict[int, int] = {}
@@ -105,26 +137,31 @@ class _Seating:
             self.tables.append(list(range(start, start + size)))
             start += size
 
-    def cost(self, x: int, table: list[int], skip: int) -> tuple[int, int]:
-        """(repeat meetings, score spread) that ``x`` adds to ``table``, leaving ``skip`` out."""
+    def cost(self, x: int, table: list[int], skip: int) -> tuple[int, int, int]:
+        """(avoided pairs, repeat meetings, score spread) that ``x`` adds to ``table``, leaving ``skip`` out."""
         met = self.met[x]
+        avoided = self.avoided[x]
         units = self.units[x]
-        repeats = spread = 0
+        avoids = repeats = spread = 0
         for y in table:
             if y == x or y == skip:
                 continue
+            avoids += y in avoided
             repeats += met.get(y, 0)
             spread += abs(units - self.units[y])
-        return repeats, spread
+        return avoids, repeats, spread
 
     def table_repeats(self, table: list[int]) -> int:
-        return sum(self.met[x].get(y, 0) for index, x in enumerate(table) for y in table[index + 1 :])
+        """Repeat meetings and avoided pairs at ``table``: what the second pass works on."""
+        return sum(
+            self.met[x].get(y, 0) + (y in self.avoided[x]) for index, x in enumerate(table) for y in table[index + 1 :]
+        )
 
     def improve(self, *, neighbours: int, only_repeats: bool) -> None:
-        """Swap entrants between tables while a swap lowers (repeats, spread), in that order.
+        """Swap entrants between tables while a swap lowers (avoided pairs, repeats, spread), in that order.
 
-        With ``only_repeats``, only tables that still hold a repeat meeting are worked on, against any
-        table within ``neighbours``, and only fewer repeats count as better.
+        With ``only_repeats``, only tables that still hold a repeat meeting or an avoided pair are worked on,
+        against any table within ``neighbours``, and only fewer of those count as better.
         """
         count = len(self.tables)
         for _ in range(MAX_PASSES):
@@ -148,9 +185,10 @@ class _Seating:
                 a, b = first[a_index], second[b_index]
                 a_now, b_now = self.cost(a, first, a), self.cost(b, second, b)
                 a_moved, b_moved = self.cost(a, second, b), self.cost(b, first, a)
-                repeats = a_moved[0] + b_moved[0] - a_now[0] - b_now[0]
-                spread = a_moved[1] + b_moved[1] - a_now[1] - b_now[1]
-                if repeats < 0 or (not only_repeats and repeats == 0 and spread < 0):
+                avoids = a_moved[0] + b_moved[0] - a_now[0] - b_now[0]
+                repeats = a_moved[1] + b_moved[1] - a_now[1] - b_now[1]
+                spread = a_moved[2] + b_moved[2] - a_now[2] - b_now[2]
+                if avoids < 0 or (avoids == 0 and (repeats < 0 or (not only_repeats and repeats == 0 and spread < 0))):
                     first[a_index], second[b_index] = b, a
                     changed = True
         return changed

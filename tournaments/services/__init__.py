@@ -544,6 +544,8 @@ def tournament_start(
         return tournament
     if by is None and tournament.starts_at > now:
         return tournament
+    if by is None and tournament.qualifier is not None and tournament.qualifier.status == TournamentStatus.RUNNING:
+        return tournament  # a final waits for its qualifier, which enters its best and starts it (_qualify)
     # A team whose partners did not all accept in time does not play.
     for pending in Entrant.objects.filter(tournament=tournament, status=EntrantStatus.PENDING).select_related("user"):
         subject = _subject(pending)
@@ -627,20 +629,25 @@ def _pure_results(seats: list[tuple[Any, ...]], *, bye: bool, kind: str) -> list
     return results
 
 
-def _new_pairings(tournament: Tournament, number: int, entrants: list[Entrant]) -> list[pure.Pairing]:
-    """What the pure core pairs for round ``number``."""
+def _new_pairings(
+    tournament: Tournament, number: int, entrants: list[Entrant]
+) -> tuple[list[pure.Pairing], pure.AvoidanceReport]:
+    """What the pure core pairs for round ``number``, and what the requested avoidances did to it."""
+    from tournaments.services.avoidances import avoidance_keys
+
     if tournament.is_round_robin:
         order = sorted(entrants, key=lambda entrant: (-entrant.rating, entrant.number))
         cycle = pure.round_robin([entrant.key for entrant in order], double=tournament.format == Format.DOUBLE_ROUND_ROBIN)
-        return cycle[number - 1]
+        return cycle[number - 1], pure.AvoidanceReport()
     ratings = {entrant.key: entrant.rating for entrant in entrants}
     history = _results_by_round(tournament, upto=number - 1)
     gone = [entrant.key for entrant in entrants if not entrant.active]
     values = pure.entrants_after(ratings, history, withdrawn=gone)
     absent = [entrant.key for entrant in entrants if entrant.first_round > number]
+    avoid = avoidance_keys(tournament=tournament)
     if tournament.seating == Seating.TABLES:
-        return pure.seat_tables(values, table_size=tournament.table_size, absent=absent)
-    return pure.pair_swiss(values, absent=absent)
+        return pure.seat_tables_explained(values, table_size=tournament.table_size, absent=absent, avoid=avoid)
+    return pure.pair_swiss_explained(values, absent=absent, avoid=avoid)
 
 
 @transaction.atomic
@@ -666,7 +673,7 @@ def round_pair(*, tournament: Tournament, number: int, by: User | None = None, d
         round_ = Round.objects.create(tournament=tournament, number=number, starts_at=now)
     entrants = list(Entrant.objects.filter(tournament=tournament).select_related("user"))
     try:
-        drawn = _new_pairings(tournament, number, entrants)
+        drawn, avoided = _new_pairings(tournament, number, entrants)
     except pure.PairingError as error:
         tournament.paused = True
         tournament.save(update_fields=["paused"])
@@ -695,7 +702,10 @@ def round_pair(*, tournament: Tournament, number: int, by: User | None = None, d
     round_.save(update_fields=["status", "paired_at", "seat_deadline"])
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
-    _audit(tournament, AuditAction.ROUND_PAIRED, actor=by, round_number=number, subject=f"{len(boards)}")
+    from tournaments.services.avoidances import report_details
+
+    _audit(tournament, AuditAction.ROUND_PAIRED, actor=by, round_number=number, subject=f"{len(boards)}",
+           details=report_details(avoided, by_key))  # fmt: skip
     _seat_round(tournament, round_, now=now, deal_games=deal_games)
     if deal_games:
         _schedule("seat_deadline", (tournament.pk, number), round_.seat_deadline)
