@@ -3,7 +3,7 @@ navigation's Tournaments."""
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import views, views_entrants
 
 app_name = "tournaments"
 
@@ -25,4 +25,9 @@ urlpatterns = [
     path("<int:tournament_id>/tournament.json", views.export_json, name="export"),
     path("<int:tournament_id>/direct/", views.direct_page, name="direct"),
     path("<int:tournament_id>/direct/<str:act>/", views.direct_act, name="act"),
+    path("<int:tournament_id>/entrants/search/", views_entrants.people_search, name="people-search"),
+    path("<int:tournament_id>/entrants/preview/", views_entrants.import_preview, name="import-preview"),
+    path("<int:tournament_id>/entrants/<str:act>/", views_entrants.entrants_act, name="entrants-act"),
+    path("<int:tournament_id>/check-in/", views_entrants.presence_confirm, name="presence"),
+    path("invitation/<str:invitation>/", views_entrants.invitation_page, name="invitation"),
 ]
