@@ -99,11 +99,9 @@ def people_search(*, tournament: Tournament, query: str, by: User) -> list[Candi
     wanted = " ".join(query.split()).casefold()
     if not wanted:
         return []
-    # SQLite's LIKE folds ASCII only: ask for the query as typed, in lower case, capitalised and in capitals
-    # (Cyrillic names are written so), then keep what matches when folded properly.
-    spellings = {query.strip(), wanted, wanted.capitalize(), wanted.title(), wanted.upper()}
+    # Asked in each spelling (_spellings), kept when it matches folded properly.
     matches = Q()
-    for spelling in spellings:
+    for spelling in _spellings(wanted):
         matches |= Q(display_name__icontains=spelling) | Q(username__icontains=spelling)
     rows = list(User.objects.filter(matches, is_active=True, is_bot=False).order_by("pk")[:SEARCH_SCANNED])
     found = [user for user in rows if wanted in user.public_name.casefold() or wanted in user.username.casefold()]
@@ -266,11 +264,12 @@ def players_csv_parse(data: bytes | str) -> list[CsvLine]:
     """The file's lines (name; optional rating; optional e-mail), a header line left out; a line that cannot
     be read carries its error. A file that cannot be read at all raises a ValidationError."""
     text = players_csv_text(data)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True)
     lines: list[CsvLine] = []
+    read = 0  # the file's lines read so far: a record (a quoted field may hold a line break) starts after them
     try:
         for row in reader:
-            number = reader.line_num
+            number, read = read + 1, reader.line_num
             if not any(cell.strip() for cell in row):
                 continue
             if not lines and row[0].strip().casefold() in CSV_HEADER_WORDS:
@@ -282,7 +281,7 @@ def players_csv_parse(data: bytes | str) -> list[CsvLine]:
             lines.append(_parse_row(number, row))
     except csv.Error:
         raise ValidationError(
-            _("Line %(number)s cannot be read: a quotation mark is not closed.") % {"number": reader.line_num}
+            _("Line %(number)s cannot be read: a quotation mark is not closed.") % {"number": read + 1}
         ) from None
     if not lines:
         raise ValidationError(_("The file lists no players."))
@@ -294,6 +293,22 @@ def _one(users: list[User]) -> tuple[User | None, bool]:
     return (users[0] if len(users) == 1 else None), len(users) > 1
 
 
+def _spellings(text: str) -> set[str]:
+    """``text`` as typed, in lower case, capitalised, title case and capitals: SQLite's case-insensitive
+    comparisons fold ASCII only, and a Cyrillic name is written one of these ways."""
+    folded = text.strip().casefold()
+    return {text.strip(), folded, folded.capitalize(), folded.title(), folded.upper()}
+
+
+def _named(field_name: str, name: str) -> list[User]:
+    """The accounts whose ``field_name`` is ``name`` in any case (Cyrillic too), at most a few."""
+    matches = Q()
+    for spelling in _spellings(name):
+        matches |= Q(**{f"{field_name}__iexact": spelling})
+    wanted = name.casefold()
+    return [user for user in User.objects.filter(matches)[:5] if getattr(user, field_name).casefold() == wanted]
+
+
 def _match(line: CsvLine) -> tuple[User | None, str]:
     """The existing account the line names, or None with the reason it cannot be matched ("" when nobody
     has that name or address: he is invited)."""
@@ -303,9 +318,9 @@ def _match(line: CsvLine) -> tuple[User | None, str]:
             return None, gettext("Several accounts have this e-mail: add him by the name search.")
         if user is not None:
             return user, ""
-    user, several = _one(list(User.objects.filter(display_name__iexact=line.name)[:2]))
+    user, several = _one(_named("display_name", line.name))
     if user is None and not several:
-        user, several = _one(list(User.objects.filter(username__iexact=line.name, display_name="")[:2]))
+        user, several = _one([one for one in _named("username", line.name) if not one.display_name])
     if several:
         return None, gettext("Several accounts are called so: add him by the name search.")
     return user, ""
