@@ -220,7 +220,7 @@ def players_csv_text(data: bytes | str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ValidationError(
-            _("The file is not in UTF-8: in Excel choose \u201cCSV UTF-8\u201d when saving it.")
+            _("The file is not in UTF-8: in Excel choose “CSV UTF-8” when saving it.")
         ) from None
 
 
@@ -248,7 +248,7 @@ def _parse_row(number: int, cells: list[str]) -> CsvLine:
         try:
             line.rating = float(rating.replace(",", "."))
         except ValueError:
-            line.error = gettext("The rating \u201c%(rating)s\u201d is not a number.") % {"rating": rating[:20]}
+            line.error = gettext("The rating “%(rating)s” is not a number.") % {"rating": rating[:20]}
         else:
             if not LOWEST_RATING <= line.rating <= HIGHEST_RATING:
                 line.error = gettext("The rating %(rating)s is out of range (0 to 4000).") % {"rating": rating[:20]}
@@ -256,7 +256,7 @@ def _parse_row(number: int, cells: list[str]) -> CsvLine:
         try:
             validate_email(email)
         except ValidationError:
-            line.error = gettext("\u201c%(email)s\u201d is not an e-mail address.") % {"email": email[:60]}
+            line.error = gettext("“%(email)s” is not an e-mail address.") % {"email": email[:60]}
     return line
 
 
