@@ -167,8 +167,10 @@ def import_preview(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except ValidationError as error:
         messages.error(request, _error_text(error))
         return _back(tournament)
-    context = {"tournament": tournament, "plan": plan, "text": text, "reason": _reason(request),
-               "applicable": any(line.outcome != entrants.ImportOutcome.REFUSED for line in plan)}
+    counts = {outcome: sum(1 for line in plan if line.outcome == outcome) for outcome in
+              (entrants.ImportOutcome.MATCHED, entrants.ImportOutcome.INVITED, entrants.ImportOutcome.REFUSED)}
+    context = {"tournament": tournament, "plan": plan, "text": text, "reason": _reason(request), "counts": counts,
+               "applicable": counts[entrants.ImportOutcome.REFUSED] < len(plan)}
     return render(request, "tournaments/import_preview.html", context)
 
 

@@ -98,7 +98,8 @@ def test_a_csv_is_previewed_then_applied_and_a_malformed_one_is_explained_per_li
     preview = client.post(reverse("tournaments:import-preview", args=[event.pk]), {"file": upload})
     text = _text(preview)
     assert preview.status_code == 200
-    assert "Entered: account Known Player" in text and "Invited" in text and "is not a number" in text
+    assert "account Known Player" in text and "gets a link" in text and "is not a number" in text
+    assert "To enter: 1; to invite: 1; left out: 1." in text
     assert not Entrant.objects.filter(tournament=event).exists()  # only a preview
     payload = re.search(r'<textarea name="players" hidden>(.*?)</textarea>', preview.content.decode(), re.S)
     assert payload is not None
