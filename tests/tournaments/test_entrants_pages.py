@@ -194,3 +194,25 @@ def test_an_invitation_link_signs_up_logs_in_and_enters_once() -> None:
     assert "used already" in _text(Client().get(url)) and not User.objects.filter(username="masha2").exists()
     assert again.status_code == 200
     assert Client().get(reverse("tournaments:invitation", args=["forged"])).status_code == 404
+
+
+def test_the_round_and_the_crosstable_show_who_was_absent(client: Client) -> None:
+    chief = director()
+    event = tournament(chief, rounds=2, starts_at=timezone.now() + datetime.timedelta(minutes=5))
+    entrants.presence_set(tournament=event, by=chief, minutes=10)
+    here, away = person("here"), person("away")
+    here.display_name, away.display_name = "Hanna Here", "Andrei Away"
+    here.save()
+    away.save()
+    enter(event, [here, away, bot(), bot()])
+    entrants.presence_confirm(tournament=event, user=here)
+    from tournaments import services
+
+    services.tournament_start(tournament=event, by=chief)
+    round_page = _text(client.get(reverse("tournaments:round", args=[event.pk, 1])))
+    assert "Absent (not checked in, no points): Andrei Away" in round_page
+    crosstable = client.get(reverse("tournaments:crosstable", args=[event.pk]))
+    row = next(line for line in crosstable.content.decode().split("<tr>") if "Andrei Away" in line)
+    assert re.search(r'<td class="number">a</td>', row)
+    other = next(line for line in crosstable.content.decode().split("<tr>") if "Hanna Here" in line)
+    assert '<td class="number">a</td>' not in other

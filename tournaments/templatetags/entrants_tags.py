@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
+from django.utils.translation import pgettext
 
 from accounts.bot_names import BOT_BENCH
 from accounts.models import BotLevel
@@ -81,3 +82,19 @@ def presence_for(context: dict[str, Any], tournament: Tournament) -> dict[str, A
 @register.simple_tag
 def absent_in_round(tournament: Tournament, number: int) -> list[Entrant]:
     return entrants.absent_in_round(tournament, number)
+
+
+@register.simple_tag
+def absences(tournament: Tournament) -> dict[int, set[int]]:
+    """The rounds each entrant was left out of as absent, by entrant id (the crosstable's "a")."""
+    found: dict[int, set[int]] = {}
+    rows = Attendance.objects.filter(tournament=tournament, present=False, round_number__lte=tournament.current_round)
+    for entrant_id, number in rows.values_list("entrant_id", "round_number"):
+        found.setdefault(entrant_id, set()).add(number)
+    return found
+
+
+@register.simple_tag
+def absent_mark(found: dict[int, set[int]], entrant_id: int, number: int) -> str:
+    """A crosstable cell without a pairing: "a" when he was absent, else a dash."""
+    return pgettext("crosstable: absent from the round", "a") if number in found.get(entrant_id, set()) else "–"
