@@ -9,7 +9,7 @@ language (accounts.models.User.public_name); the stored display name is the Engl
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
 
 import re
 
@@ -85,7 +85,8 @@ def _roman(number: int) -> str:
 
 
 def _generation_persona(base: BotPersona, generation: int) -> BotPersona:
-    return BotPersona(f"{base.username}-{generation}", format_lazy("{} {}", base.name, _roman(generation)), base.engine)
+    name = cast(Promise, format_lazy("{} {}", base.name, _roman(generation)))  # lazy: the reader's language
+    return BotPersona(f"{base.username}-{generation}", name, base.engine)
 
 
 def bench_persona(level: str, index: int) -> BotPersona:

@@ -255,8 +255,10 @@ def test_registration_by_code_needs_the_current_code() -> None:
     assert first
     with pytest.raises(ValidationError, match="by invitation"):
         services.tournament_register(tournament=event, user=person())
-    with pytest.raises(ValidationError, match="not valid"):
-        services.tournament_register(tournament=event, user=person(), code="guess")
+    for wrong in ("guess", "ключ"):
+        with pytest.raises(ValidationError, match="not valid"):
+            services.tournament_register(tournament=event, user=person(), code=wrong)
+    assert not entrants.registration_code_ok(event, "ключ")
     services.tournament_register(tournament=event, user=person("insider"), code=first)
     entrants.registration_code_set(tournament=event, by=chief, required=True)
     event.refresh_from_db()

@@ -369,7 +369,8 @@ def tournament_register(
             raise ValidationError(_("Registration is not open yet."))
         if now > tournament.registration_closes:
             raise ValidationError(_("Registration is closed."))
-        if tournament.registration_code and not secrets.compare_digest(code.strip(), tournament.registration_code):
+        private = tournament.registration_code.encode()
+        if private and not secrets.compare_digest(code.strip().encode(), private):
             raise ValidationError(_("This registration code is not valid: ask the director for the current link.")
                                   if code else _("Registration is by invitation: follow the link the director gave you."))
     members = [user, *partners]

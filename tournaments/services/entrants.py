@@ -477,7 +477,7 @@ def registration_code_set(*, tournament: Tournament, by: User, required: bool, r
 
 
 def registration_code_ok(tournament: Tournament, code: str) -> bool:
-    return not tournament.registration_code or secrets.compare_digest(code.strip(), tournament.registration_code)
+    return not tournament.registration_code or secrets.compare_digest(code.strip().encode(), tournament.registration_code.encode())
 
 
 # --- presence before each round ("check-in") ---------------------------------------------------------------
