@@ -168,7 +168,7 @@ def test_the_import_matches_accounts_invites_the_others_and_refuses_with_reasons
     event = tournament(chief)
     by_mail = named("zed", "Someone Else", email="zed@club.ru")
     by_name = named("kolya", "Коля Смирнов")
-    by_username = named("petya")
+    by_username = named("petya", "Pyotr Sidorov")
     named("twin1", "Ivan Twin")
     named("twin2", "Ivan Twin")
     entered = named("already", "Already In")
@@ -336,6 +336,11 @@ def test_the_director_overrides_presence_with_a_reason() -> None:
     assert people[1].pk in paired and people[0].pk not in paired
     entry = AuditEntry.objects.get(tournament=event, action=AuditAction.ABSENT, actor=event.director)
     assert entry.reason == "left the hall"
+    # A form shown before he was disqualified is stale: refused in words.
+    gone = Entrant.objects.get(user=people[1])
+    services.entrant_disqualify(entrant=gone, by=event.director, reason="cheating")
+    with pytest.raises(ValidationError, match="not playing"):
+        entrants.presence_mark(entrant=gone, by=event.director, present=True, reason="stale form")
 
 
 def test_without_check_in_everyone_is_paired() -> None:
@@ -343,3 +348,13 @@ def test_without_check_in_everyone_is_paired() -> None:
     services.tournament_start(tournament=event, by=event.director)
     assert PairingEntrant.objects.filter(pairing__tournament=event).count() == 6
     assert not Attendance.objects.exists()
+
+
+def test_a_name_that_is_one_accounts_username_and_anothers_display_name_is_ambiguous() -> None:
+    chief = director()
+    event = tournament(chief)
+    named("lena", "Elena Borisova")
+    named("lena-k", "Lena")
+    plan = entrants.players_import_plan(tournament=event, data="Lena\nElena Borisova\n", by=chief)
+    assert plan[0].outcome == ImportOutcome.REFUSED and "Several accounts" in plan[0].reason
+    assert plan[1].outcome == ImportOutcome.MATCHED and plan[1].user is not None and plan[1].user.username == "lena"

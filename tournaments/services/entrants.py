@@ -318,9 +318,9 @@ def _match(line: CsvLine) -> tuple[User | None, str]:
             return None, gettext("Several accounts have this e-mail: add him by the name search.")
         if user is not None:
             return user, ""
-    user, several = _one(_named("display_name", line.name))
-    if user is None and not several:
-        user, several = _one([one for one in _named("username", line.name) if not one.display_name])
+    # The display name or the username, whichever names exactly one account.
+    found = {one.pk: one for one in _named("display_name", line.name) + _named("username", line.name)}
+    user, several = _one(list(found.values()))
     if several:
         return None, gettext("Several accounts are called so: add him by the name search.")
     return user, ""
@@ -561,6 +561,8 @@ def presence_mark(*, entrant: Entrant, by: User, present: bool, reason: str) -> 
     if number > tournament.rounds_planned:
         raise ValidationError(_("The last round is already paired."))
     entrant = Entrant.objects.select_related("user").get(pk=entrant.pk)
+    if not entrant.active:
+        raise ValidationError(_("%(name)s is not playing any more.") % {"name": entrant.user.public_name})
     attendance, _created = Attendance.objects.update_or_create(
         entrant=entrant, round_number=number,
         defaults={"tournament": tournament, "present": present, "by": by, "reason": reason},
