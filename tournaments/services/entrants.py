@@ -23,7 +23,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import override
 
 from accounts.bot_names import BOT_BENCH, bench_persona, english_name
 from accounts.models import BotLevel, User
@@ -152,19 +151,15 @@ def bots_enter(*, tournament: Tournament, level: str, count: int, by: User, reas
     added: list[Entrant] = []
     index = 0
     while len(added) < count:
-        try:
-            persona = bench_persona(level, index)
-        except IndexError:  # pragma: no cover - 99 generations of seven
-            raise ValidationError(_("No more bots of this level.")) from None
+        persona = bench_persona(level, index)
         index += 1
         account = User.objects.filter(username=persona.username).first()
         if account is not None and (not account.is_bot or account.pk in entered):
             continue
         if account is None or account.bot_level != level:
-            with override("en"):
-                name = english_name(persona) if index <= len(BOT_BENCH[level]) else str(persona.name)
             account = bot_account_ensure(
-                username=persona.username, display_name=name, engine=persona.engine, level=BotLevel(level)
+                username=persona.username, display_name=english_name(persona), engine=persona.engine,
+                level=BotLevel(level),
             )
         added.append(tournament_register(tournament=tournament, user=account, by=by, reason=reason))
         entered.add(account.pk)
@@ -517,10 +512,6 @@ def presence_round(tournament: Tournament, *, now: datetime.datetime | None = No
     return number if round_.starts_at is None or now >= round_.starts_at - window else None
 
 
-def _must_confirm(tournament: Tournament, entrant: Entrant) -> bool:
-    return not entrant.user.is_bot  # bots are always there
-
-
 @transaction.atomic
 def presence_confirm(*, tournament: Tournament, user: User, now: datetime.datetime | None = None) -> Attendance:
     """The player says he is here for the next round (within its check-in window)."""
@@ -587,7 +578,7 @@ def presence_absentees(tournament: Tournament, number: int, entrants: list[Entra
     return [
         entrant.key for entrant in entrants
         if entrant.active and entrant.first_round <= number and entrant.pk not in present
-        and _must_confirm(tournament, entrant)
+        and not entrant.user.is_bot  # bots are always there
     ]  # fmt: skip
 
 
