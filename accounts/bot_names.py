@@ -9,9 +9,12 @@ language (accounts.models.User.public_name); the stored display name is the Engl
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
+
+import re
 
 from django.utils.functional import Promise
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 
@@ -67,9 +70,44 @@ _BY_USERNAME: Final[dict[str, BotPersona]] = {
 }
 
 
+# A tournament may enter more bots of a level than the bench has: the bench repeats, the second round of names
+# carrying "II", the third "III" ("Lucky Lyosha II", «Везучий Лёша II»), as usernames "bot-easy-lyosha-2".
+_GENERATION = re.compile(r"^(?P<base>.+)-(?P<generation>[2-9]|[1-9][0-9])$")
+_ROMAN = (("L", 50), ("XL", 40), ("X", 10), ("IX", 9), ("V", 5), ("IV", 4), ("I", 1))
+
+
+def _roman(number: int) -> str:
+    text = ""
+    for letters, value in _ROMAN:
+        while number >= value:
+            text, number = text + letters, number - value
+    return text
+
+
+def _generation_persona(base: BotPersona, generation: int) -> BotPersona:
+    name = cast(Promise, format_lazy("{} {}", base.name, _roman(generation)))  # lazy: the reader's language
+    return BotPersona(f"{base.username}-{generation}", name, base.engine)
+
+
+def bench_persona(level: str, index: int) -> BotPersona:
+    """The level's ``index``-th bot (0 first): the bench's seven, then the bench again as "II", "III", ... up to
+    99 generations; KeyError for an unknown level."""
+    bench = BOT_BENCH[level]
+    if index < len(bench):
+        return bench[index]
+    return _generation_persona(bench[index % len(bench)], index // len(bench) + 1)
+
+
 def bot_persona(username: str) -> BotPersona | None:
     """The bench's persona of that bot account, or None (a tournament's own bot, a person)."""
-    return _BY_USERNAME.get(username)
+    persona = _BY_USERNAME.get(username)
+    if persona is not None:
+        return persona
+    match = _GENERATION.match(username)
+    base = _BY_USERNAME.get(match.group("base")) if match else None
+    if match is None or base is None:
+        return None
+    return _generation_persona(base, int(match.group("generation")))
 
 
 def english_name(persona: BotPersona) -> str:

@@ -94,6 +94,10 @@ class Tournament(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
+    # Entrants (tournaments.services.entrants): people register only with this code (a private event's
+    # link) when it is set; players confirm their presence this many minutes before each round (0: off).
+    registration_code = models.CharField(_("registration code"), max_length=32, blank=True)
+    presence_minutes = models.PositiveSmallIntegerField(_("check-in minutes before each round"), default=0)
 
     class Meta:
         ordering = ["-starts_at", "-pk"]
@@ -354,6 +358,12 @@ class AuditAction(models.TextChoices):
     TEAM_DECLINED = "team_declined", _("Declined a place in a team")
     AVOIDANCE_ADDED = "avoidance_added", _("Avoidance added")
     AVOIDANCE_REMOVED = "avoidance_removed", _("Avoidance removed")
+    INVITED = "invited", _("Invited")
+    INVITATION_ACCEPTED = "invitation_used", _("Invitation accepted")
+    CODE_CHANGED = "code_changed", _("Registration code changed")
+    PRESENCE_SET = "presence_set", _("Check-in window changed")
+    PRESENT = "present", _("Checked in")
+    ABSENT = "absent", _("Absent")
 
 
 class AuditEntry(models.Model):
@@ -432,3 +442,49 @@ class Avoidance(models.Model):
 
     def __str__(self) -> str:
         return f"{self.first} / {self.second}"
+
+
+class Invitation(models.Model):
+    """A player the director invited by name (a CSV import): the link with ``token`` creates his account and
+    enters him; it works once (``accepted_by``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invitations")
+    name = models.CharField(_("name"), max_length=40)
+    email = models.EmailField(_("e-mail"), blank=True)
+    rating = models.FloatField(_("rating"), null=True, blank=True)  # the seeding rating the director gave
+    token = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "created", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.name}"
+
+
+class Attendance(models.Model):
+    """An entrant's presence for a round (the interface's "check-in"; not PairingEntrant.checked_in, which is
+    taking one's seat in a dealt game): confirmed by himself (``by`` None), set by a director (``by``), or
+    recorded absent when the round was paired without him (``by`` None, ``present`` False)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="attendances")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="attendances")
+    round_number = models.PositiveSmallIntegerField()
+    present = models.BooleanField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    reason = models.TextField(blank=True)
+    at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["tournament", "round_number", "entrant"]
+        constraints = [
+            models.UniqueConstraint(fields=["entrant", "round_number"], name="tournaments_attendance_once_a_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} round {self.round_number}: {'present' if self.present else 'absent'}"

@@ -3,7 +3,7 @@ navigation's Tournaments."""
 
 from django.urls import path
 
-from tournaments import avoidance_views, views, views_hall
+from tournaments import avoidance_views, views, views_entrants, views_hall
 
 app_name = "tournaments"
 
@@ -28,6 +28,11 @@ urlpatterns = [
     path("<int:tournament_id>/hall/", views_hall.hall_page, name="hall"),
     path("<int:tournament_id>/hall/live/", views_hall.hall_live, name="hall-live"),
     path("<int:tournament_id>/round/<int:number>/sheets/", views_hall.score_sheets, name="score-sheets"),
+    path("<int:tournament_id>/entrants/search/", views_entrants.people_search, name="people-search"),
+    path("<int:tournament_id>/entrants/preview/", views_entrants.import_preview, name="import-preview"),
+    path("<int:tournament_id>/entrants/<str:act>/", views_entrants.entrants_act, name="entrants-act"),
+    path("<int:tournament_id>/check-in/", views_entrants.presence_confirm, name="presence"),
+    path("invitation/<str:invitation>/", views_entrants.invitation_page, name="invitation"),
 ]
 
 urlpatterns += [

@@ -124,6 +124,9 @@ def _live_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
 @require_GET
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
+    from tournaments.views_entrants import remember_code  # a private event's link
+
+    remember_code(request, tournament)
     context = _live_context(request, tournament)
     context["rounds"] = selectors.rounds(tournament=tournament)
     return render(request, "tournaments/detail.html", context)
@@ -151,7 +154,8 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
             return redirect("tournaments:detail", tournament_id=tournament.pk)
         partners, team_name = form.cleaned_data["partners"], form.cleaned_data["team_name"]
     try:
-        services.tournament_register(tournament=tournament, user=_user(request), partners=partners, team_name=team_name)
+        services.tournament_register(tournament=tournament, user=_user(request), partners=partners, team_name=team_name,
+                                     code=request.POST.get("code", ""))
     except ValidationError as error:
         messages.error(request, _error_text(error))
     else:

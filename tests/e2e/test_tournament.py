@@ -85,9 +85,9 @@ def test_a_director_runs_a_tournament_and_its_page_follows_live(
 
     # He enters a bot; a player signs up and registers himself.
     director.get_by_role("link", name="Direct", exact=True).click()
-    director.get_by_placeholder("Username").fill("bot-rita")
-    director.get_by_role("button", name="Enter", exact=True).click()
-    expect(director.locator(".messages")).to_contain_text("Entered.")
+    director.locator("#bots-form select[name=level]").select_option("easy")
+    director.get_by_role("button", name="Add the bots").click()
+    expect(director.locator(".messages")).to_contain_text("Entered: Random Rita.")
 
     player = browser.new_page(locale="en-GB")
     player.on("pageerror", lambda error: errors.append(str(error)))

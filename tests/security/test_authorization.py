@@ -230,6 +230,7 @@ def _world() -> World:
     ids["avoidance"] = avoidance_services.avoidance_add(
         tournament=upcoming, first=upcoming_entries[0], second=upcoming_entries[1], by=dora, reason="one club"
     ).pk
+    ids["up_entrant"] = Entrant.objects.get(tournament=upcoming, user=sam).pk
     # otto's own running tournament, for a pairing that belongs to another tournament.
     others = tournament(otto, rounds=2)
     for player in (person("t2a"), person("t2b")):
@@ -242,7 +243,7 @@ def _world() -> World:
     ids["token"] = api_services.token_create(user=sam, name="spare").token.pk
     users = {"player": pat, "seated": sam, "owner": olga, "director": dora, "other director": otto, "admin": ada}
     tokens = {role: api_services.token_create(user=user, name="matrix").key for role, user in users.items()}
-    ids["vic"] = vic.username
+    ids["vic"], ids["vic_id"] = vic.username, vic.pk
     return World(users=users, ids=ids, tokens=tokens)
 
 
@@ -268,6 +269,7 @@ def page_rows(ids: dict[str, Any]) -> list[Row]:
     stays, joins = kept(back), done(game_page)  # the last seat taken starts the game
     not_started = kept(table_page.format(ids["full"]))
     to_direct = done(direct)
+    up_direct = f"/tournaments/{up}/direct/"
     refused_act = FORBIDDEN
     return [
         # --- tables: anyone signed in sits down at a public table; only the owner seats and removes bots.
@@ -367,6 +369,30 @@ def page_rows(ids: dict[str, Any]) -> list[Row]:
         Row("POST", f"/tournaments/{up}/direct/start/", {},
             each(TO_LOGIN, refused_act, refused_act, refused_act, done(f"/tournaments/{up}/direct/"),
                  done(f"/tournaments/{up}/direct/"), done(f"/tournaments/{up}/direct/"))),
+        # --- entrants (tournaments.views_entrants): the director's search, bots, list, code and check-in acts.
+        Row("GET", f"/tournaments/{up}/entrants/search/?q=vi", {},
+            each(TO_LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, kept(status=200), kept(status=200), kept(status=200))),
+        Row("POST", f"/tournaments/{up}/entrants/add_person/", {"person": ids["vic_id"], "reason": "club member"},
+            each(TO_LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, done(up_direct), done(up_direct), done(up_direct))),
+        Row("POST", f"/tournaments/{up}/entrants/add_bots/", {"count": "3", "level": "easy"},
+            each(TO_LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, done(up_direct), done(up_direct), done(up_direct))),
+        Row("POST", f"/tournaments/{up}/entrants/preview/", {"players": "Newcomer Nina;1500"},
+            each(TO_LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, kept(status=200), kept(status=200), kept(status=200))),
+        Row("POST", f"/tournaments/{up}/entrants/import/", {"players": "Newcomer Nina;1500"},
+            each(TO_LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, done(up_direct), done(up_direct), done(up_direct))),
+        Row("POST", f"/tournaments/{up}/entrants/code/", {"required": "1"},
+            each(TO_LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, done(up_direct), done(up_direct), done(up_direct))),
+        Row("POST", f"/tournaments/{up}/entrants/presence/", {"minutes": "15", "reason": "club night"},
+            each(TO_LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, done(up_direct), done(up_direct), done(up_direct))),
+        # Check-in is off there: refused with a message, for directors only.
+        Row("POST", f"/tournaments/{up}/entrants/mark/", {"entrant": ids["up_entrant"], "present": "1", "reason": "x"},
+            each(TO_LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, kept(up_direct), kept(up_direct), kept(up_direct))),
+        # An entrant of another tournament is not this one's to mark.
+        Row("POST", f"/tournaments/{ids['t2']}/entrants/mark/", {"entrant": ids["up_entrant"], "present": "1", "reason": "x"},
+            each(TO_LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
+        # A player's check-in: nothing to confirm while check-in is off.
+        Row("POST", f"/tournaments/{up}/check-in/", {},
+            each(TO_LOGIN, *[kept(f"/tournaments/{up}/")] * 6)),
         # --- a player's own acts: only the pairing's players check in and dispute; anyone enters himself
         # (a director her own tournament too: nothing forbids it), only an entrant withdraws.
         Row("POST", f"/tournaments/{t}/pairing/{ids['pairing']}/seat/", {},

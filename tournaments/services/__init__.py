@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime
 import functools
 import logging
+import secrets
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -339,10 +340,12 @@ def tournament_register(
     by: User | None = None,
     rating: float | None = None,
     reason: str = "",
+    code: str = "",
 ) -> Entrant:
     """Enter ``user`` (with ``partners``, a team). People enter themselves while registration is open; a
     director enters anyone (bots too) and, once the tournament runs, adds late entries to a Swiss, who
-    are paired from the next round on. ``rating`` sets the seeding rating instead of the pool's."""
+    are paired from the next round on. ``rating`` sets the seeding rating instead of the pool's. A private
+    event's players enter with its registration ``code`` (services.entrants)."""
     tournament = _locked(tournament)
     directing = by is not None and by.pk != user.pk
     if directing:
@@ -367,6 +370,10 @@ def tournament_register(
             raise ValidationError(_("Registration is not open yet."))
         if now > tournament.registration_closes:
             raise ValidationError(_("Registration is closed."))
+        private = tournament.registration_code.encode()
+        if private and not secrets.compare_digest(code.strip().encode(), private):
+            raise ValidationError(_("This registration code is not valid: ask the director for the current link.")
+                                  if code else _("Registration is by invitation: follow the link the director gave you."))
     members = [user, *partners]
     if any(member.is_bot for member in members) and not tournament.bots_allowed:
         raise ValidationError(_("Bots may not enter this tournament."))
@@ -630,9 +637,10 @@ def _pure_results(seats: list[tuple[Any, ...]], *, bye: bool, kind: str) -> list
 
 
 def _new_pairings(
-    tournament: Tournament, number: int, entrants: list[Entrant]
+    tournament: Tournament, number: int, entrants: list[Entrant], absentees: Sequence[str] = ()
 ) -> tuple[list[pure.Pairing], pure.AvoidanceReport]:
-    """What the pure core pairs for round ``number``, and what the requested avoidances did to it."""
+    """What the pure core pairs for round ``number``, and what the requested avoidances did to it;
+    ``absentees`` (who did not check in) are left out."""
     from tournaments.services.avoidances import avoidance_keys
 
     if tournament.is_round_robin:
@@ -643,7 +651,7 @@ def _new_pairings(
     history = _results_by_round(tournament, upto=number - 1)
     gone = [entrant.key for entrant in entrants if not entrant.active]
     values = pure.entrants_after(ratings, history, withdrawn=gone)
-    absent = [entrant.key for entrant in entrants if entrant.first_round > number]
+    absent = [entrant.key for entrant in entrants if entrant.first_round > number] + list(absentees)
     avoid = avoidance_keys(tournament=tournament)
     if tournament.seating == Seating.TABLES:
         return pure.seat_tables_explained(values, table_size=tournament.table_size, absent=absent, avoid=avoid)
@@ -672,8 +680,11 @@ def round_pair(*, tournament: Tournament, number: int, by: User | None = None, d
     if round_ is None:
         round_ = Round.objects.create(tournament=tournament, number=number, starts_at=now)
     entrants = list(Entrant.objects.filter(tournament=tournament).select_related("user"))
+    from tournaments.services import entrants as presence  # its module imports this one
+
+    absentees = presence.presence_absentees(tournament, number, entrants)
     try:
-        drawn, avoided = _new_pairings(tournament, number, entrants)
+        drawn, avoided = _new_pairings(tournament, number, entrants, absentees)
     except pure.PairingError as error:
         tournament.paused = True
         tournament.save(update_fields=["paused"])
@@ -706,6 +717,7 @@ def round_pair(*, tournament: Tournament, number: int, by: User | None = None, d
 
     _audit(tournament, AuditAction.ROUND_PAIRED, actor=by, round_number=number, subject=f"{len(boards)}",
            details=report_details(avoided, by_key))  # fmt: skip
+    presence.presence_record_absent(tournament, number, absentees)
     _seat_round(tournament, round_, now=now, deal_games=deal_games)
     if deal_games:
         _schedule("seat_deadline", (tournament.pk, number), round_.seat_deadline)
