@@ -352,6 +352,7 @@ class AuditAction(models.TextChoices):
     QUALIFIED = "qualified", _("Qualified from the previous stage")
     TEAM_ACCEPTED = "team_accepted", _("Accepted a place in a team")
     TEAM_DECLINED = "team_declined", _("Declined a place in a team")
+    GAME_DECIDED = "game_decided", _("Game stopped and decided")
 
 
 class AuditEntry(models.Model):

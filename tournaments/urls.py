@@ -3,7 +3,7 @@ navigation's Tournaments."""
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import views, views_results
 
 app_name = "tournaments"
 
@@ -25,4 +25,6 @@ urlpatterns = [
     path("<int:tournament_id>/tournament.json", views.export_json, name="export"),
     path("<int:tournament_id>/direct/", views.direct_page, name="direct"),
     path("<int:tournament_id>/direct/<str:act>/", views.direct_act, name="act"),
+    path("<int:tournament_id>/direct/board/<int:pairing_id>/result/", views_results.board_result, name="board-result"),
+    path("<int:tournament_id>/direct/game/<int:match_game_id>/decide/", views_results.game_decide, name="game-decide"),
 ]
