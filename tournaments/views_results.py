@@ -47,14 +47,16 @@ def _places(request: HttpRequest) -> dict[int, int]:
     return places
 
 
-def _optional_int(request: HttpRequest, name: str) -> int | None:
-    value = request.POST.get(name, "")
-    if value == "":
-        return None
+def _int(value: str) -> int:
     try:
         return int(value)
     except ValueError:
         raise ValidationError(_("The form is incomplete: load the page again.")) from None
+
+
+def _optional_int(request: HttpRequest, name: str) -> int | None:
+    value = request.POST.get(name, "")
+    return None if value == "" else _int(value)
 
 
 @login_required
@@ -90,10 +92,12 @@ def game_decide(request: HttpRequest, tournament_id: int, match_game_id: int) ->
     match_game = get_object_or_404(MatchGame, pairing__tournament=tournament, pk=match_game_id)
     try:
         _confirmed(request)
-        decision = request.POST.get("decision", "")
+        # "award:1" (the button of a side) or "award" with a `winner` field; "draw"; "replay".
+        decision, _colon, side = request.POST.get("decision", "").partition(":")
+        winner = _optional_int(request, "winner") if not side else _int(side)
         results.match_game_decide(
             match_game=match_game, decision=decision, by=user, reason=request.POST.get("reason", ""),
-            seen_version=_seen_version(request), winner=_optional_int(request, "winner"), places=_places(request),
+            seen_version=_seen_version(request), winner=winner, places=_places(request),
             seen_seq=_optional_int(request, "seq"),
         )  # fmt: skip
     except ValidationError as error:

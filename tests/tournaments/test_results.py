@@ -4,14 +4,17 @@ record, the standings, the ratings, the log, and one message to every reader of 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from django.core.exceptions import ValidationError
-from django.test import Client
+from django.test import Client, override_settings
+from django.utils import translation
 
 from accounts.models import User
+from durak_site.inprocess_tasks import in_process_runner
 from games.models import Game, GameStatus, Result
 from games.selectors import game_record_json, game_view_of_seat
 from tests.games.test_consumers import _next, _socket
@@ -24,6 +27,26 @@ from tournaments.models import (
 from tournaments.services import results
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def in_english() -> Iterator[None]:
+    """The services' messages are matched in English, whatever a test before left active."""
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def tasks_settled() -> Iterator[None]:
+    """No timer of an earlier test left on the in-process runner, nor one of this test afterwards (a task
+    writing meanwhile would lock SQLite under the socket's threads)."""
+    runner = in_process_runner()
+    runner.cancel_scheduled()
+    assert runner.wait_until_idle(timeout_s=30)
+    with override_settings(TASKS_IN_PROCESS=True):
+        yield
+        runner.cancel_scheduled()
+        assert runner.wait_until_idle(timeout_s=30)
 
 
 def _started(chief: User, players: list[User], **options: Any) -> Tournament:
@@ -218,7 +241,7 @@ def test_a_game_ordered_replayed_is_dealt_again_and_only_the_replay_counts() -> 
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_every_reader_of_the_game_is_told_the_decision_at_once_and_no_card() -> None:
+async def test_every_reader_of_the_game_is_told_the_decision_at_once_and_no_card(tasks_settled: None) -> None:
     chief = await database_sync_to_async(director)()
     event, match_game, players = await database_sync_to_async(_running_heads_up)(chief)
     game = match_game.game
@@ -228,10 +251,10 @@ async def test_every_reader_of_the_game_is_told_the_decision_at_once_and_no_card
     for reader in readers:
         await _next(reader, "game.view")
     hidden = {seat: await database_sync_to_async(hidden_from)(game, seat) for seat in (0, 1, None)}
-    pairing = match_game.pairing
+    version = await database_sync_to_async(lambda: match_game.pairing.version)()
     await database_sync_to_async(results.match_game_decide)(
         match_game=match_game, decision=results.AWARD, winner=match_game.seats[0], by=chief,
-        reason="Seat 1 lost the connection", seen_version=pairing.version,
+        reason="Seat 1 lost the connection", seen_version=version,
     )
     told = [await _next(reader, "game.decision") for reader in readers]
     assert told[0] == told[1] == told[2]
