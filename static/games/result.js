@@ -250,6 +250,10 @@ export function renderResultPanel(table) {
     table.parts["result-emblem"].dataset.mood = title.mood;
   }
   table.parts.outcome.textContent = outcomeText(table, result);
+  // A game the director ordered replayed has no result that counts: only his decision is shown.
+  const replayed = Boolean(result.decision && result.decision.kind === "replay");
+  table.parts["result-hero"].hidden = replayed;
+  section.querySelector(".result-table").hidden = replayed;
   drawPlaces(table, result.places ? result : { ...result, places: fallbackPlaces(result, message) }, placeOf);
   drawEpaulettes(table, result);
   table.parts["rating-pending"].hidden = !result.pending;

@@ -278,3 +278,72 @@ def test_the_game_page_and_the_log_say_what_the_director_decided() -> None:
     assert client.get(f"/play/game/{match_game.game_id}/").status_code == 200
     page = client.get(f"/tournaments/{event.pk}/log/").content.decode()
     assert "Game stopped and decided" in page and "Both agreed" in page
+
+
+def _act(client: Client, url: str, data: dict[str, Any]) -> str:
+    """The message the director's page shows after the act."""
+    answer = client.post(url, {**data, "next": "/"}, follow=True)
+    assert answer.status_code == 200
+    return " ".join(str(message) for message in answer.context["messages"])
+
+
+def test_a_board_result_from_the_page_needs_its_confirmation_and_a_forged_form_changes_nothing() -> None:
+    chief = director()
+    event, pairing = _played_heads_up(chief)
+    client = Client()
+    client.force_login(chief)
+    url = f"/tournaments/{event.pk}/direct/board/{pairing.pk}/result/"
+    before = _points(pairing)
+    base = {"outcome": "draw", "reason": "Agreed", "version": pairing.version}
+    assert "Confirm the decision" in _act(client, url, base)  # no confirm=yes: the dialog was skipped
+    assert "outcomes offered" in _act(client, url, {**base, "confirm": "yes", "outcome": "1 / 0"})
+    assert "incomplete" in _act(client, url, {**base, "confirm": "yes", "version": "x"})
+    assert "Say why" in _act(client, url, {**base, "confirm": "yes", "reason": ""})
+    pairing.refresh_from_db()
+    assert _points(pairing) == before
+    assert "recorded" in _act(client, url, {**base, "confirm": "yes"})
+    pairing.refresh_from_db()
+    assert _points(pairing) == [0.5, 0.5]
+    # The same form again names a version that is no longer current: refused.
+    assert "changed after you looked" in _act(client, url, {**base, "confirm": "yes", "outcome": "first"})
+    # A pairing of another tournament is not found here; a player may not act at all.
+    other, other_pairing = _played_heads_up(director())
+    assert client.post(f"/tournaments/{event.pk}/direct/board/{other_pairing.pk}/result/", {**base, "confirm": "yes"}).status_code == 404
+    client.force_login(person())
+    assert client.post(url, {**base, "confirm": "yes"}).status_code == 403
+    pairing.refresh_from_db()
+    assert _points(pairing) == [0.5, 0.5]
+
+
+def test_a_game_is_stopped_from_the_page_only_when_confirmed_and_the_page_lists_it_as_playing() -> None:
+    chief = director()
+    event, match_game, players = _running_heads_up(chief)
+    client = Client()
+    client.force_login(chief)
+    page = client.get(f"/tournaments/{event.pk}/direct/").content.decode()
+    assert 'id="still-playing"' in page and f'href="/play/game/{match_game.game_id}/"' in page
+    assert f"/direct/game/{match_game.pk}/decide/" in page and 'data-danger' in page
+    url = f"/tournaments/{event.pk}/direct/game/{match_game.pk}/decide/"
+    base = {"decision": f"award:{match_game.seats[0]}", "reason": "Left the hall", "version": match_game.pairing.version}
+    assert "Confirm the decision" in _act(client, url, base)
+    assert "award it, a draw, or a replay" in _act(client, url, {**base, "confirm": "yes", "decision": "resign"})
+    assert "incomplete" in _act(client, url, {**base, "confirm": "yes", "decision": "award:x"})
+    match_game.game.refresh_from_db()
+    assert match_game.game.status == GameStatus.PLAYING
+    assert "players are told" in _act(client, url, {**base, "confirm": "yes"})
+    match_game.game.refresh_from_db()
+    assert match_game.game.status == GameStatus.FINISHED
+    # The same form sent again: the board moved on (the match is scored), so it is refused.
+    assert "changed after you looked" in _act(client, url, {**base, "confirm": "yes"})
+    assert AuditEntry.objects.filter(tournament=event, action=AuditAction.GAME_DECIDED).count() == 1
+    log = client.get(f"/tournaments/{event.pk}/log/").content.decode()
+    assert "Game stopped and decided" in log and "awarded" in log and "Left the hall" in log and "→ 1–0" in log
+
+
+def test_the_log_writes_a_changed_result_before_and_after_in_words() -> None:
+    from tournaments.templatetags.results_tags import result_change
+
+    assert result_change({"before": [1.0, 0.0], "after": [0.5, 0.5]}) == "1–0 → ½–½"
+    assert result_change({"before": None, "after": [0.0, 1.0]}) == "→ 0–1"
+    assert result_change({"before": {"points": [1.5, 0.5]}, "after": {"points": [0.0, 2.0]}}) == "1½–½ → 0–2"
+    assert result_change({"dispute": 3}) == ""
