@@ -4,6 +4,7 @@ record, the standings, the ratings, the log, and one message to every reader of 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +16,7 @@ from django.utils import translation
 
 from accounts.models import User
 from durak_site.inprocess_tasks import in_process_runner
+from games.engine.records import replay_json
 from games.models import Game, GameStatus, Result
 from games.selectors import game_record_json, game_view_of_seat
 from tests.games.test_consumers import _next, _socket
@@ -166,6 +168,9 @@ def test_a_running_game_awarded_by_the_director_is_finished_recorded_scored_rate
     record = game_record_json(game=game)
     assert record["decision"]["by"] == "director" and record["decision"]["kind"] == "award"
     assert record["decision"]["reason"] == "Seat 0 left the hall" and record["decision"]["places"] == [[1], [0]]
+    # The record stays a record DESIGN.md's replay reads: the decision is an optional field beside the deal.
+    replayed = replay_json(json.loads(json.dumps(record))).to_json()
+    assert replayed["ok"] and not replayed["finished"]
     match_game.refresh_from_db()
     assert match_game.status == MatchGameStatus.FINISHED and match_game.overridden
     pairing.refresh_from_db()

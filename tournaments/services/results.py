@@ -35,8 +35,8 @@ from tournaments.models import (
 )
 from tournaments.scoring import first_attacker_seat, points_by_place
 from tournaments.services import (
-    _audit, _changed, _check_version, _locked, _require_director, _require_reason, _scoring, pairing_forfeit,
-    pairing_set_result,
+    _audit, _changed, _check_version, _locked, _require_director, _require_reason, _scoring, _subject,
+    pairing_forfeit, pairing_set_result,
 )
 
 FIRST, SECOND, DRAW = "first", "second", "draw"
@@ -197,7 +197,9 @@ def match_game_decide(
     match_game.refresh_from_db()
     _audit(
         tournament, AuditAction.GAME_DECIDED, actor=by, round_number=pairing.round.number,
-        subject=f"{pairing.round.number}.{pairing.board} #{match_game.number}", reason=reason,
+        subject=f"{pairing.round.number}.{pairing.board} #{match_game.number} " + " – ".join(
+            _subject(seat.entrant) for seat in pairing.seats.select_related("entrant__user").order_by("position")
+        ), reason=reason,
         details={
             "game": game.pk, "decision": decision, "places": result.places if decision != REPLAY else None,
             "before": None, "after": match_game.outcome["points"] if decision != REPLAY and match_game.outcome else None,
