@@ -38,10 +38,10 @@ def _confirmed(request: HttpRequest) -> None:
 def _places(request: HttpRequest) -> dict[int, int]:
     """The places chosen per pairing position (fields ``place-<position>``)."""
     places = {}
-    for name, value in request.POST.items():
+    for name in request.POST:
         if name.startswith("place-"):
             try:
-                places[int(name.removeprefix("place-"))] = int(value)
+                places[int(name.removeprefix("place-"))] = int(request.POST.get(name, ""))
             except ValueError:
                 raise ValidationError(_("Give every player of the table a place, from 1 (the best) to the last.")) from None
     return places
