@@ -352,3 +352,22 @@ def test_the_log_writes_a_changed_result_before_and_after_in_words() -> None:
     assert result_change({"before": None, "after": [0.0, 1.0]}) == "→ 0–1"
     assert result_change({"before": {"points": [1.5, 0.5]}, "after": {"points": [0.0, 2.0]}}) == "1½–½ → 0–2"
     assert result_change({"dispute": 3}) == ""
+
+
+def test_a_running_game_at_a_table_is_decided_by_the_places_the_director_chooses() -> None:
+    chief = director()
+    event = _started(chief, bots(3), rounds=1, seating="tables", table_size=3)
+    match_game = MatchGame.objects.select_related("game", "pairing").get(pairing__tournament=event)
+    assert match_game.game.status == GameStatus.PLAYING
+    version = match_game.pairing.version
+    with pytest.raises(ValidationError, match="not as a draw"):
+        results.match_game_decide(match_game=match_game, decision=results.DRAW, by=chief, reason="x", seen_version=version)
+    with pytest.raises(ValidationError, match="finish last"):
+        results.match_game_decide(match_game=match_game, decision=results.AWARD, places={0: 1, 1: 1, 2: 1}, by=chief,
+                                  reason="x", seen_version=version)
+    results.match_game_decide(match_game=match_game, decision=results.AWARD, places={0: 2, 1: 1, 2: 3}, by=chief,
+                              reason="The lights went out", seen_version=version)
+    seat_of = {position: seat for seat, position in enumerate(match_game.seats)}
+    assert Result.objects.get(game=match_game.game).places == [[seat_of[1]], [seat_of[0]], [seat_of[2]]]
+    # 3 seats score 2, 1, 0 by place.
+    assert _points(Pairing.objects.get(pk=match_game.pairing_id)) == [1.0, 2.0, 0.0]
