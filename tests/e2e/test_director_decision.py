@@ -94,3 +94,27 @@ def test_a_director_stops_a_game_and_the_players_page_shows_the_decision_at_once
     expect(player.locator("[data-part=result]")).to_be_visible(timeout=15_000)
     assert player.evaluate("performance.getEntriesByType('navigation').length") == 1
     assert errors == [], f"a page's script failed: {errors}"
+
+
+def test_a_game_ordered_replayed_moves_the_players_page_to_the_new_deal(
+    running_game: dict[str, int], browser: Browser, live_server_url: str
+) -> None:
+    player = browser.new_page(locale="en-GB")
+    _log_in(player, live_server_url, "boris")
+    player.goto(f"{live_server_url}/play/game/{running_game['game']}/")
+    expect(player.locator("[data-part=connection]")).to_have_text("Connected")
+
+    director = browser.new_page(locale="en-GB")
+    _log_in(director, live_server_url, "chief")
+    director.goto(f"{live_server_url}/tournaments/{running_game['tournament']}/direct/")
+    director.get_by_role("button", name="Replay with a fresh deal").click()
+    dialog = director.locator("#confirm-dialog")
+    expect(dialog).to_contain_text("deal it again")
+    dialog.locator("textarea").fill("A card was seen")
+    dialog.get_by_role("button", name="Replay with a fresh deal").click()
+    expect(director.locator(".messages")).to_contain_text("dealt again")
+
+    expect(player.locator("[data-part=decision]")).to_contain_text("fresh deal", timeout=15_000)
+    player.wait_for_url(re.compile(rf".*/play/game/(?!{running_game['game']}/)\d+/"), timeout=15_000)
+    expect(player.locator("[data-part=connection]")).to_have_text("Connected")
+    expect(player.locator("[data-part=result]")).to_be_hidden()
