@@ -29,7 +29,7 @@ from accounts.models import User
 from games import decisions
 from games import services as game_services
 from games.engine import Rules
-from games.models import Game, GameStatus, Seat
+from games.models import GameStatus, Seat
 from tournaments.models import (
     AuditAction, Entrant, MatchGame, MatchGameStatus, Pairing, PairingEntrant, Seating, Tournament,
 )
@@ -189,7 +189,7 @@ def match_game_decide(
         raise ValidationError(error.message) from None
     replaced_by = None
     if decision == REPLAY:
-        replaced_by = _replay(tournament, pairing, match_game, game)
+        replaced_by = _replay(tournament, match_game)
         decisions.game_replaced(game=game, new_game=replaced_by.game)
     else:
         MatchGame.objects.filter(pk=match_game.pk).update(overridden=True)
@@ -210,7 +210,7 @@ def match_game_decide(
     return replaced_by if replaced_by is not None else match_game
 
 
-def _replay(tournament: Tournament, pairing: Pairing, match_game: MatchGame, game: Game) -> MatchGame:
+def _replay(tournament: Tournament, match_game: MatchGame) -> MatchGame:
     """Deal the game again with the same players in the same seats (a fresh deal, a new commitment); the
     match's game is the new one from now on."""
     old = match_game.game
