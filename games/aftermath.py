@@ -75,9 +75,13 @@ def rematch_message(*, game: Game, rematch: Rematch | None) -> dict[str, Any]:
 
 
 def result_extras(game: Game) -> dict[str, Any]:
-    """What the finished game's `result` adds to the deal's outcome: ratings, rematch, tournament."""
+    """What the finished game's `result` adds to the deal's outcome: ratings, rematch, tournament, and the
+    director's decision when he stopped the game."""
+    from games.decisions import decision_json  # games.decisions sends through games.broadcast, which reads here
+
     return {
         "rating_change": rating_changes(game),
         "rematch": rematch_json(rematch_of(game)),
         "tournament": tournament_of(game),
+        "decision": decision_json(game),  # a director stopped and decided the game (games.decisions)
     }

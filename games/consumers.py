@@ -222,6 +222,10 @@ class GameConsumer(LiveConsumer):
         # The same for every reader: seats, a status and the new game's URL (games.aftermath).
         await self.send_json(event["message"])
 
+    async def game_decision(self, event: dict[str, Any]) -> None:
+        # A director stopped and decided the game: the same for every reader (games.decisions), no card.
+        await self.send_json(event["message"])
+
 
 class LobbyConsumer(LiveConsumer):
     async def connect(self) -> None:

@@ -38,7 +38,7 @@ from accounts.bot_names import BOT_BENCH, english_name
 from accounts.ledger import ledger_balance
 from accounts.models import BotLevel, LedgerKind, User
 from accounts.services import bot_account_ensure, ledger_record
-from games import hooks
+from games import decisions, hooks
 from games.botplay import AUTOPILOT_LEVEL, bot_action
 from games.broadcast import send_game, send_lobby
 from games.clocks import (
@@ -1020,7 +1020,10 @@ def game_finalise(*, game_id: int) -> Result:
     if game.status != GameStatus.FINISHED:
         raise GameActionError("not_finished", "the game is still being played")
     state = state_of(game)
-    if game.surrendered is not None:
+    decision = decisions.decision_of(game)
+    if decision is not None:  # a director stopped the game and decided it (games.decisions)
+        outcome, groups, chips = decisions.decided_result(state, decision)
+    elif game.surrendered is not None:
         outcome, groups, chips = _surrender_result(state, game.surrendered)
     else:
         assert state.result is not None
@@ -1057,7 +1060,8 @@ def game_finalise(*, game_id: int) -> Result:
         if received > 0:
             entries.append((seat.user_id, received, LedgerKind.REFUND if draw else LedgerKind.BANK_SHARE))
     ledger_record(entries=entries, game=game)
-    hooks.game_finished(result)
+    if decisions.counts(decision):
+        hooks.game_finished(result)
 
     def deliver() -> None:
         send_game(game=game, seats=seats, state=state, result=result)

@@ -445,6 +445,12 @@ def end_strings() -> dict[str, Any]:
         "declined": _("%(name)s declined the rematch."),
         "starting": _("The rematch has started."),
         "go_to_rematch": _("Go to the rematch"),
+        # A director stopped the game and decided it (games.decisions).
+        "decision_award": _("The game is awarded to %(names)s."),
+        "decision_draw": _("The game is scored a draw."),
+        "decision_replay": _("The game will be played again with a fresh deal; this page moves to the new game."),
+        "decision_reason": _("Reason: %(reason)s"),
+        "go_to_replay": _("Go to the new game"),
     }
 
 

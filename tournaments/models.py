@@ -364,6 +364,7 @@ class AuditAction(models.TextChoices):
     PRESENCE_SET = "presence_set", _("Check-in window changed")
     PRESENT = "present", _("Checked in")
     ABSENT = "absent", _("Absent")
+    GAME_DECIDED = "game_decided", _("Game stopped and decided")
 
 
 class AuditEntry(models.Model):

@@ -3,7 +3,7 @@ navigation's Tournaments."""
 
 from django.urls import path
 
-from tournaments import avoidance_views, views, views_entrants, views_hall
+from tournaments import avoidance_views, views, views_entrants, views_hall, views_results
 
 app_name = "tournaments"
 
@@ -41,4 +41,6 @@ urlpatterns += [
         "<int:tournament_id>/direct/avoidances/<int:avoidance_id>/remove/", avoidance_views.avoidance_remove,
         name="avoidance-remove",
     ),
+    path("<int:tournament_id>/direct/board/<int:pairing_id>/result/", views_results.board_result, name="board-result"),
+    path("<int:tournament_id>/direct/game/<int:match_game_id>/decide/", views_results.game_decide, name="game-decide"),
 ]

@@ -231,6 +231,7 @@ function drawShuffle(table, result) {
 export function renderResultPanel(table) {
   const section = table.parts.result;
   const message = table.message;
+  if (message.result && message.result.decision) drawDecision(table, message.result.decision);
   const finished = message.status === "finished" || (message.view && message.view.finished);
   const result = message.result || (finished && message.view && message.view.result
     ? { ...message.view.result, chips: null, pending: true } : null);
@@ -249,6 +250,10 @@ export function renderResultPanel(table) {
     table.parts["result-emblem"].dataset.mood = title.mood;
   }
   table.parts.outcome.textContent = outcomeText(table, result);
+  // A game the director ordered replayed has no result that counts: only his decision is shown.
+  const replayed = Boolean(result.decision && result.decision.kind === "replay");
+  table.parts["result-hero"].hidden = replayed;
+  section.querySelector(".result-table").hidden = replayed;
   drawPlaces(table, result.places ? result : { ...result, places: fallbackPlaces(result, message) }, placeOf);
   drawEpaulettes(table, result);
   table.parts["rating-pending"].hidden = !result.pending;
@@ -275,4 +280,31 @@ function fallbackPlaces(result, message) {
   if (rest.length) groups.push(rest);
   if (lost.size) groups.push([...lost]);
   return groups;
+}
+
+// The director stopped the game and decided it (games.decisions): what he decided and why, the same panel for
+// every reader, from the game.decision message at once or from the result's `decision` after a reload.
+export function drawDecision(table, decision) {
+  const panel = table.parts.decision;
+  if (!panel || !decision) return;
+  const end = table.strings.end;
+  let what = "";
+  if (decision.kind === "award") {
+    const winners = (decision.places && decision.places[0]) || [];
+    what = format(end.decision_award, { names: winners.map((seat) => table.playerName(seat)).join(", ") });
+  } else if (decision.kind === "draw") {
+    what = end.decision_draw;
+  } else if (decision.kind === "replay") {
+    what = end.decision_replay;
+  }
+  table.parts["decision-what"].textContent = what;
+  table.parts["decision-reason"].textContent = decision.reason ? format(end.decision_reason, { reason: decision.reason }) : "";
+  const link = table.parts["decision-link"];
+  link.hidden = !decision.url;
+  if (decision.url) {
+    link.href = decision.url;
+    link.textContent = end.go_to_replay;
+  }
+  panel.dataset.kind = decision.kind || "";
+  panel.hidden = false;
 }

@@ -6,13 +6,15 @@
 import { CardDrag } from "./drag.js";
 import { Motion } from "./motion.js";
 
-import { renderResultPanel } from "./result.js";
+import { drawDecision, renderResultPanel } from "./result.js";
 
 const SUIT_SYMBOLS = { S: "\u2660", C: "\u2663", D: "\u2666", H: "\u2665" };
 const RED_SUITS = new Set(["D", "H"]);
 const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "Joker"];
 const SVG_NS = "http://www.w3.org/2000/svg";
 const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
+// A replay ordered by the director: the page shows the decision this long before it moves to the new game.
+const DECISION_PAUSE_MS = 2500;
 const CLOSE_CODES_FINAL = new Set([4403, 4404]);
 // The least width of a card of the hand that shows when the cards overlap: a finger's target, and more.
 const MIN_STRIP_PX = 44;
@@ -106,6 +108,8 @@ export class GameTable {
         this.receive(data);
       } else if (data.type === "game.rematch") {
         this.receiveRematch(data);
+      } else if (data.type === "game.decision") {
+        this.receiveDecision(data);
       } else if (data.type === "game.error") {
         // The refused move is no longer on its way: the card dropped for it goes back to the hand.
         this.pendingSeq = null;
@@ -924,6 +928,18 @@ export class GameTable {
     if (data.rematch && data.rematch.status === "started" && data.rematch.url) {
       this.closing = true;
       window.location.assign(data.rematch.url);
+    }
+  }
+
+  // A game.decision message: the director stopped the game; every reader is told at once, and for a replay
+  // the page goes on to the new game, as after a rematch.
+  receiveDecision(data) {
+    if (!this.message || data.game !== this.message.game || !data.decision) return;
+    this.decision = data.decision;
+    drawDecision(this, data.decision);
+    if (data.decision.url) {
+      this.closing = true;
+      window.setTimeout(() => window.location.assign(data.decision.url), DECISION_PAUSE_MS);
     }
   }
 

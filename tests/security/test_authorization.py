@@ -324,6 +324,21 @@ def page_rows(ids: dict[str, Any]) -> list[Row]:
         Row("POST", f"{direct}forfeit/",
             {"pairing": ids["pairing"], "forfeiting": [ids["entrant"]], "reason": "no-show", "version": ids["version"]},
             each(TO_LOGIN, refused_act, refused_act, refused_act, to_direct, to_direct, to_direct)),
+        # A board's outcome by a click (tournaments.views_results), confirmed in its dialog.
+        Row("POST", f"{direct}board/{ids['pairing']}/result/",
+            {"outcome": "first", "confirm": "yes", "reason": "agreed", "version": ids["version"]},
+            each(TO_LOGIN, refused_act, refused_act, refused_act, to_direct, to_direct, to_direct)),
+        # Unconfirmed (no dialog's confirm=yes): refused with a message, nothing recorded.
+        Row("POST", f"{direct}board/{ids['pairing']}/result/",
+            {"outcome": "first", "reason": "agreed", "version": ids["version"]},
+            each(TO_LOGIN, refused_act, refused_act, refused_act, kept(direct), kept(direct), kept(direct))),
+        # Another tournament's board, or a game of no board of this tournament: not found, for directors only.
+        Row("POST", f"{direct}board/{ids['t2_pairing']}/result/",
+            {"outcome": "first", "confirm": "yes", "reason": "agreed", "version": 0},
+            each(TO_LOGIN, refused_act, refused_act, refused_act, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
+        Row("POST", f"{direct}game/0/decide/",
+            {"decision": "award", "winner": "0", "confirm": "yes", "reason": "x", "version": 0},
+            each(TO_LOGIN, refused_act, refused_act, refused_act, NOT_FOUND, NOT_FOUND, NOT_FOUND)),
         # The entrant himself is no director: he withdraws through /withdraw/, not the director's form.
         Row("POST", f"{direct}withdraw/", {"entrant": ids["entrant"], "reason": "asked to"},
             each(TO_LOGIN, refused_act, refused_act, refused_act, to_direct, to_direct, to_direct)),

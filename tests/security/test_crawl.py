@@ -183,6 +183,8 @@ EXPECTED_STATUS: dict[str, tuple[int, int, int, int, int]] = {
     "tournaments/<int:tournament_id>/direct/<str:act>/": (302, 405, 405, 405, 405),
     "tournaments/<int:tournament_id>/direct/avoidances/<int:avoidance_id>/remove/": (302, 405, 405, 405, 405),
     "tournaments/<int:tournament_id>/direct/avoidances/add/": (302, 405, 405, 405, 405),
+    "tournaments/<int:tournament_id>/direct/board/<int:pairing_id>/result/": (302, 405, 405, 405, 405),
+    "tournaments/<int:tournament_id>/direct/game/<int:match_game_id>/decide/": (302, 405, 405, 405, 405),
     "tournaments/<int:tournament_id>/entrant/<int:number>/": (200, 200, 200, 200, 200),
     "tournaments/<int:tournament_id>/hall/": (200, 200, 200, 200, 200),
     "tournaments/<int:tournament_id>/hall/live/": (200, 200, 200, 200, 200),

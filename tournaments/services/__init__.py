@@ -922,6 +922,7 @@ def _forfeit(tournament: Tournament, pairing: Pairing, gone: set[int], *, actor:
     """Nobody plays the pairing: the entrants in ``gone`` (PairingEntrant.entrant ids) score 0, the others a
     forfeit win; everyone in ``gone`` is a double forfeit."""
     seats = list(PairingEntrant.objects.filter(pairing=pairing).select_related("entrant__user").order_by("position"))
+    before = [seat.points for seat in seats] if pairing.status == PairingStatus.FINISHED else None
     flags = [seat.entrant_id in gone for seat in seats]
     points = forfeit_points(
         flags, table=tournament.seating == Seating.TABLES, win=tournament.points_win, place_points=tournament.place_points,
@@ -938,7 +939,8 @@ def _forfeit(tournament: Tournament, pairing: Pairing, gone: set[int], *, actor:
     _audit(
         tournament, AuditAction.FORFEIT, actor=actor, round_number=pairing.round.number,
         subject=" – ".join(f"{_subject(seat.entrant)} {selectors.shown(value)}" for seat, value in zip(seats, points, strict=True)),
-        reason=reason, details={"pairing": pairing.pk, "points": points, "forfeited": [seat.entrant.key for seat in seats if seat.forfeited]},
+        reason=reason, details={"pairing": pairing.pk, "points": points, "forfeited": [seat.entrant.key for seat in seats if seat.forfeited],
+                                "before": before, "after": points},
     )  # fmt: skip
 
 
@@ -1325,7 +1327,7 @@ def pairing_set_result(
     most = _scoring(tournament).win
     if len(values) != len(seats) or any(not 0 <= value <= most for value in values):
         raise ValidationError(_("Give each entrant between 0 and %(most)s points.") % {"most": selectors.shown(most)})
-    before = [seat.points for seat in seats]
+    before = [seat.points for seat in seats] if pairing.status == PairingStatus.FINISHED else None
     for seat, value in zip(seats, values, strict=True):
         seat.points, seat.forfeited = value, False
     PairingEntrant.objects.bulk_update(seats, ["points", "forfeited"])
