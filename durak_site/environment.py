@@ -39,23 +39,23 @@ class Backends:
 DEFAULT_DATABASE_POOL_SIZE = 10
 
 
+def _sqlite_options() -> dict[str, Any]:
+    """The server, its in-process task thread and a test's Daphne share one file: WAL lets readers go on while
+    one writer writes, IMMEDIATE takes the write lock at BEGIN so two writers queue instead of failing to
+    upgrade a read lock, and a writer waits up to 20 s for the lock."""
+    return {"init_command": "PRAGMA journal_mode=WAL;", "transaction_mode": "IMMEDIATE", "timeout": 20}
+
+
 def database_settings(
     *, database_url: str | None, base_dir: Path, pool_size: int = DEFAULT_DATABASE_POOL_SIZE
 ) -> dict[str, Any]:
     if not database_url:
-        return {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": str(base_dir / "db.sqlite3"),
-            "OPTIONS": {
-                # The server, its in-process task thread and a test's Daphne share one file:
-                # WAL lets readers go on while one writer writes, IMMEDIATE takes the write lock
-                # at BEGIN so two writers queue instead of failing to upgrade a read lock.
-                "init_command": "PRAGMA journal_mode=WAL;",
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-            },
-        }
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(base_dir / "db.sqlite3"), "OPTIONS": _sqlite_options()}
     config: dict[str, Any] = environ.Env.db_url_config(database_url)
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        # A file named by DATABASE_URL (the tests' Daphne and Celery processes open theirs so) is shared the
+        # same way: without these options its writers failed at once with "database is locked".
+        config["OPTIONS"] = {**_sqlite_options(), **config.get("OPTIONS", {})}
     if config["ENGINE"] == "django.db.backends.postgresql":
         # Daphne serves requests from many threads and coroutines; a connection kept open across
         # requests would outlive its thread. Each request borrows one from the process's pool

@@ -12,6 +12,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from durak_site.environment import (
+    database_settings,
     worker_redis_url,
     DEVELOPMENT_SECRET_KEY,
     backends_from_environment,
@@ -200,3 +201,13 @@ def test_a_test_worker_and_the_processes_it_starts_shift_the_redis_database_once
     child = subprocess.run([sys.executable, "-c", "import django; django.setup(); " + script], cwd=PROJECT_DIR,
                            env=inherited, capture_output=True, text=True, check=True)
     assert child.stdout.strip() == "redis://127.0.0.1:6379/4"
+
+
+def test_an_sqlite_file_named_by_the_url_is_shared_as_the_default_one() -> None:
+    """The tests' Daphne and Celery open the test database by DATABASE_URL: its writers must queue for the
+    lock (IMMEDIATE, a timeout) as the default file's do, not fail at once with "database is locked"."""
+    named = database_settings(database_url="sqlite:////tmp/shared.sqlite3", base_dir=BASE_DIR)
+    default = database_settings(database_url=None, base_dir=BASE_DIR)
+    assert named["NAME"] == "/tmp/shared.sqlite3"
+    assert named["OPTIONS"] == default["OPTIONS"]
+    assert named["OPTIONS"]["transaction_mode"] == "IMMEDIATE" and named["OPTIONS"]["timeout"] >= 20
