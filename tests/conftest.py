@@ -60,8 +60,12 @@ def test_database_url(django_db_setup: None) -> str:
 
 
 @pytest.fixture(scope="session")
-def live_server_url(test_database_url: str) -> Iterator[str]:
-    """Daphne serving the site on a free port, on the test database; shared by the session's tests."""
+def live_server_url(request: pytest.FixtureRequest, test_database_url: str) -> Iterator[str]:
+    """Daphne serving the site on a free port, on the test database; shared by the session's tests. With a
+    broker (CI=true) the site's tasks need a worker, so one starts beside it, as `make run` starts one: in a
+    test worker process (pytest-xdist) no earlier test may have started it."""
+    if not settings.TASKS_IN_PROCESS:
+        request.getfixturevalue("celery_worker")
     with processes.daphne(processes.subprocess_environment(database=test_database_url)) as url:
         yield url
 
@@ -95,6 +99,23 @@ def chromium_path() -> str:
     if path is None:
         pytest.skip("needs Debian's chromium (CI=true make test installs it: apt-get install chromium)")
     return path
+
+
+@pytest.fixture(autouse=True)
+def default_rating_pools(request: pytest.FixtureRequest, _django_db_marker: None) -> None:
+    """The rating pools a data migration makes (ratings/migrations/0002_default_pools.py) are there for every
+    test that uses the database: a transactional test's flush empties every table, and with the suite split
+    between worker processes (pytest-xdist) a database test may come after such a flush in its worker."""
+    if request.node.get_closest_marker("django_db") is None:
+        return
+    import importlib
+
+    from django.apps import apps
+
+    from ratings.models import RatingPool
+
+    if not RatingPool.objects.exists():
+        importlib.import_module("ratings.migrations.0002_default_pools").create_pools(apps, None)
 
 
 @pytest.fixture(autouse=True)
