@@ -97,6 +97,11 @@ def first_of(*kinds: str) -> Callable[[list[Any]], Any]:
     return choose
 
 
+def single_lead(actions: list[Any]) -> Any:
+    """A lead of one card (the engine lists a pair's lead before its single cards)."""
+    return next(action for action in actions if kind(action) == "attack" and action.cards.bit_count() == 1)
+
+
 def hand_size(game: Game, seat: int = 0) -> int:
     return int(state_of(game).hands[seat].bit_count())
 
@@ -118,7 +123,7 @@ def state_cover(name: str, language: str = "en") -> tuple[User, Game]:
     player = person(name, language=language)
     for _attempt in range(20):
         game = game_against_bot(player, rules=PODKIDNOY, first_attacker=0)
-        game = move(game, player, first_of("attack"))
+        game = move(game, player, single_lead)  # a lead of several cards of one rank would leave fewer than 5
         view = state_of(game)
         if not view.taken and 0 in waiting_seats(view):
             return player, game
