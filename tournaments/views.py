@@ -378,12 +378,27 @@ def _act_forfeit(request: HttpRequest, tournament: Tournament, by: User) -> str:
     return _("The forfeit is scored; the standings follow.")
 
 
+def _seat_places(request: HttpRequest) -> list[list[int]] | None:
+    """The places chosen per seat of a table game (fields ``seat-place-<seat>``, 1 the best), as the seats
+    best first with a shared place's seats together; None when the form has no such field (a heads-up game's
+    buttons send ``places`` written out). ValueError on a field that is not a number."""
+    chosen = {
+        int(name.removeprefix("seat-place-")): int(request.POST.get(name, ""))
+        for name in request.POST
+        if name.startswith("seat-place-")
+    }
+    if not chosen:
+        return None
+    return [sorted(seat for seat, place in chosen.items() if place == at) for at in sorted(set(chosen.values()))]
+
+
 def _act_game_result(request: HttpRequest, tournament: Tournament, by: User) -> str:
     match_game = get_object_or_404(MatchGame, pairing__tournament=tournament, pk=request.POST.get("game") or 0)
     try:
-        places = parse_places(request.POST.get("places", ""))
+        picked = _seat_places(request)
+        places = picked if picked is not None else parse_places(request.POST.get("places", ""))
     except ValueError:
-        raise ValidationError(_("Write the places as seat numbers, best first, a slash between places.")) from None
+        raise ValidationError(_("Give every player of the game a place, from 1 (the best) to the last.")) from None
     services.match_game_set_result(match_game=match_game, places=places, by=by, reason=_reason(request),
                                    seen_version=_seen_version(request))
     return _("The game's result is set; the match, the standings and the ratings follow.")

@@ -20,7 +20,8 @@ function written(points) {
   return rest > 1e-6 ? String(Math.round(points * 100) / 100) : String(whole);
 }
 
-// The places chosen in the form's selects, best first, with the points each gets (shared places share theirs).
+// The places chosen in the form's selects, best first, with the points each gets (shared places share theirs)
+// and the place each is recorded in.
 function chosenPlaces(form) {
   const picks = form.querySelector(".place-picks");
   if (!picks) return [];
@@ -39,7 +40,11 @@ function chosenPlaces(form) {
   for (const group of [...groups.keys()].sort((a, b) => a - b).map((place) => groups.get(place))) {
     const spanned = byPlace.slice(rank, rank + group.length);
     const share = spanned.reduce((sum, value) => sum + value, 0) / group.length;
-    for (const one of group) one.points = share;
+    // The place recorded is the rank (a gap in the chosen numbers closes: "2, 3, 3" is 1st and two 2nd).
+    for (const one of group) {
+      one.points = share;
+      one.place = rank + 1;
+    }
     rank += group.length;
   }
   return chosen;

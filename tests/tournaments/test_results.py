@@ -371,3 +371,36 @@ def test_a_running_game_at_a_table_is_decided_by_the_places_the_director_chooses
     assert Result.objects.get(game=match_game.game).places == [[seat_of[1]], [seat_of[0]], [seat_of[2]]]
     # 3 seats score 2, 1, 0 by place.
     assert _points(Pairing.objects.get(pk=match_game.pairing_id)) == [1.0, 2.0, 0.0]
+
+
+def test_a_finished_table_games_result_is_changed_by_choosing_places_not_by_typing_them() -> None:
+    chief = director()
+    event = _started(chief, bots(3), rounds=1, seating="tables", table_size=3, games_per_pairing=2)
+    play_games(event)
+    pairing = Pairing.objects.get(tournament=event)
+    game = pairing.games.order_by("number").first()
+    assert game is not None and game.status == "finished"
+    client = Client()
+    client.force_login(chief)
+    page = client.get(f"/tournaments/{event.pk}/direct/?round=1").content.decode()
+    assert 'placeholder="0 / 1 / 2"' not in page
+    for seat in range(3):
+        assert f'name="seat-place-{seat}"' in page
+    url = f"/tournaments/{event.pk}/direct/game_result/"
+    # Seat 2 first, seats 0 and 1 sharing second place.
+    base = {"game": game.pk, "reason": "Recounted", "version": pairing.version, "confirm": "yes",
+            "seat-place-0": "2", "seat-place-1": "2", "seat-place-2": "1"}  # fmt: skip
+    assert "place" in _act(client, url, {**base, "seat-place-1": "x"})
+    game.refresh_from_db()
+    assert not game.overridden
+    assert "result is set" in _act(client, url, base)
+    game.refresh_from_db()
+    assert game.overridden
+    by_position = game.outcome["points"]
+    points_of_seat = [by_position[position] for position in game.seats]
+    # 3 seats score 2, 1, 0 by place: the two sharing second share 1 and 0.
+    assert points_of_seat == [0.5, 0.5, 2.0]
+    # The page now starts each select from the place the seat holds.
+    page = client.get(f"/tournaments/{event.pk}/direct/?round=1").content.decode()
+    picks = page[page.index('name="seat-place-2"') :]
+    assert picks.index('value="1" selected') < picks.index("</select>")

@@ -107,10 +107,12 @@ def board_outcomes(tournament: Tournament, line: selectors.PairingLine) -> list[
 
 
 @register.simple_tag
-def place_points(tournament: Tournament, line: selectors.PairingLine) -> str:
-    """A table's points by place for a whole match, as JSON, for the dialog to name what will be recorded."""
+def place_points(tournament: Tournament, line: selectors.PairingLine, one_game: bool = False) -> str:
+    """A table's points by place for a whole match (or for one game of it), as JSON, for the dialog to name
+    what will be recorded."""
     by_place = points_by_place(len(line.seats), tournament.place_points)
-    return json.dumps([float(value) * tournament.games_per_pairing for value in by_place])
+    games = 1 if one_game else tournament.games_per_pairing
+    return json.dumps([float(value) * games for value in by_place])
 
 
 @register.simple_tag
@@ -166,6 +168,22 @@ def game_overrides(tournament: Tournament, line: selectors.PairingLine, game: Ma
                        _("Game %(number)s: a draw; the match, the standings and the ratings follow.")
                        % {"number": game.number}))
     return made
+
+
+@register.simple_tag
+def game_place_picks(line: selectors.PairingLine, game: MatchGame) -> list[dict[str, Any]]:
+    """A finished table game's seats, each with its player's name and the place he holds by the game's points
+    (1 the best; before any outcome, the seat order): the selects of its result set anew start from them."""
+    points = list((game.outcome or {}).get("points") or [])  # by pairing position
+    picks = []
+    for seat, position in enumerate(game.seats):
+        if all(0 <= at < len(points) for at in game.seats):
+            place = 1 + sum(1 for at in game.seats if points[at] > points[position])
+        else:
+            place = seat + 1
+        name = next((entrant.name for entrant in line.seats if entrant.position == position), "")
+        picks.append({"seat": seat, "name": name, "place": place})
+    return picks
 
 
 @register.filter
