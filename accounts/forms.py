@@ -33,5 +33,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "country", "preferred_language", "time_zone", "sound_muted")
+        fields = (
+            "display_name", "country", "preferred_language", "time_zone", "sound_muted", "data_export_opt_out",
+        )
         help_texts = {"display_name": _("Shown at tables and in standings; your username if left empty.")}

@@ -59,6 +59,16 @@ class User(AbstractUser):
     sound_muted = models.BooleanField(
         _("mute the game page's sounds"), default=False, help_text=_("The cues of moves, your turn and the clock.")
     )
+    # Finished games this person played in are left out of the monthly files of open game data (gamedata),
+    # from the next file made on; files already published stay as they were.
+    data_export_opt_out = models.BooleanField(
+        _("leave my games out of the open game data"), default=False,
+        help_text=_(
+            "Every month the site publishes the finished games of its public tables as a file anyone may download "
+            "and study (the Game data page). Tick this and no game you played in goes into a file made from now on; "
+            "files already published stay as they are."
+        ),
+    )
 
     class Meta:
         verbose_name = _("user")

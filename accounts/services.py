@@ -51,6 +51,15 @@ def user_sound_muted_set(*, user: User, muted: bool) -> User:
     return user
 
 
+def user_data_export_opt_out_set(*, user: User, opt_out: bool) -> User:
+    """Whether his games are left out of the monthly open game data (gamedata.services): read when a month's
+    file is made, so it holds for every file made from now on."""
+    if user.data_export_opt_out != opt_out:
+        user.data_export_opt_out = opt_out
+        user.save(update_fields=["data_export_opt_out"])
+    return user
+
+
 def user_time_zone_set(*, user: User, time_zone: str) -> User:
     """The zone his times are shown in (durak_site.time_zones); empty: his browser's."""
     user.time_zone = time_zone.strip()

@@ -21,7 +21,8 @@ from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
 from accounts.selectors import user_roles
 from accounts.services import (
-    user_profile_update, user_sessions_revoke, user_sign_up, user_sound_muted_set, user_time_zone_set,
+    user_data_export_opt_out_set, user_profile_update, user_sessions_revoke, user_sign_up, user_sound_muted_set,
+    user_time_zone_set,
 )
 
 # The values the mute switch posts (static/games/sound.js); anything else is refused.
@@ -88,6 +89,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             sound_muted=form.cleaned_data["sound_muted"],
         )
         user_time_zone_set(user=user, time_zone=form.cleaned_data["time_zone"])
+        user_data_export_opt_out_set(user=user, opt_out=form.cleaned_data["data_export_opt_out"])
         if not _is_htmx(request):
             messages.success(request, _("Profile saved."))
             return _remember_language(redirect("accounts:profile"), user.preferred_language)
