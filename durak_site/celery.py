@@ -7,7 +7,9 @@ in-process runner, which runs it at its time: `turn_timeout.apply_async(args=[ga
 countdown=30)` fires 30 s later in both modes, and `eta=` works the same way.
 
 Routing: tasks go to the "games" queue unless routed elsewhere; tasks named `games.tasks.bot_*` go to
-"bots" and `tournaments.tasks.*` to "tournaments" (or pass `queue=` to the task decorator).
+"bots" and `tournaments.tasks.*` to "tournaments" (or pass `queue=` to the task decorator). The monthly
+export of open game data (`gamedata.tasks.*`) goes to "tournaments" too: it runs for minutes once a month,
+and on "games" it would hold up the turn timers and finalisations that players wait on.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import uuid
 from typing import Any
 
 from celery import Celery, Task, signals
+from celery.schedules import crontab
 from celery.contrib.django.task import DjangoTask
 from celery.result import AsyncResult
 from django.utils import timezone
@@ -132,12 +135,20 @@ app.conf.update(
     task_routes={
         "games.tasks.bot_*": {"queue": "bots"},
         "tournaments.tasks.*": {"queue": "tournaments"},
+        "gamedata.tasks.*": {"queue": "tournaments"},
     },
     # Games whose next task was lost (a broker restarted empty, a worker killed) go on: games.recovery.
     beat_schedule={
         "resume-stalled-games": {"task": "games.tasks.resume_stalled_games", "schedule": _RECOVERY_SWEEP_S},
         # Tournaments whose timed task was lost, or is too far ahead to wait on the broker: tournaments.tasks.
         "tournaments-sweep": {"task": "tournaments.tasks.sweep", "schedule": 30.0},
+        # Last month's open game data file, on the 1st. The task takes the month before the current UTC month;
+        # 12:30 in the site's zone (CELERY_TIMEZONE) falls on the 1st or 2nd in UTC, at least half an hour after
+        # the month ended there, for any zone from UTC-12 to UTC+12.
+        "gamedata-monthly-export": {
+            "task": "gamedata.tasks.export_last_month",
+            "schedule": crontab(minute="30", hour="12", day_of_month="1"),
+        },
     },
     broker_connection_retry_on_startup=True,
     broker_transport_options={"visibility_timeout": _REDIS_VISIBILITY_TIMEOUT_S},

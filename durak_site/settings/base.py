@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "api",
     "notices",
+    "gamedata",
 ]
 
 MIDDLEWARE = [
@@ -161,6 +162,10 @@ CELERY_DB_REUSE_MAX = 500
 # games.recovery: how often beat sweeps for games whose next task was lost (a broker restarted empty, a
 # worker killed), and how long a bot seat may stay silent before its move is scheduled again. Beat's
 # schedule (durak_site/celery.py) reads the same variable.
+# The monthly files of open game data (gamedata): written here by `manage.py export_games` and the monthly task,
+# served by /data/. Git ignores var/.
+GAME_DATA_DIR = Path(env.str("GAME_DATA_DIR", default=str(BASE_DIR / "var" / "gamedata")))
+
 GAMES_RECOVERY_SWEEP_S = env.float("GAMES_RECOVERY_SWEEP_S", default=15.0)
 GAMES_RECOVERY_BOT_AFTER_S = env.float("GAMES_RECOVERY_BOT_AFTER_S", default=20.0)
 # Whether bots keep their table's pace (games.models.BotPace: at once, about a second, slowly); off, every bot

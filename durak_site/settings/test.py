@@ -2,6 +2,7 @@
 
 import os
 import tempfile
+from pathlib import Path
 
 from durak_site.environment import DEVELOPMENT_SECRET_KEY, worker_redis_url
 
@@ -38,3 +39,7 @@ CACHES["default"]["KEY_PREFIX"] = f"durak-test-{os.getpid()}"
 
 # manage.py load_demo writes the demo administrator's password here, not into the project's folder.
 DEMO_ADMIN_PASSWORD_FILE = os.path.join(tempfile.gettempdir(), f"durak-test-demo-admin-password-{os.getpid()}")
+
+# The open game data's files (gamedata) of a test run go to a folder of its own, never into the project's var/;
+# a test that exports sets its own tmp_path.
+GAME_DATA_DIR = Path(tempfile.gettempdir()) / f"durak-test-gamedata-{os.getpid()}"
