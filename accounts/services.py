@@ -54,9 +54,9 @@ def user_sound_muted_set(*, user: User, muted: bool) -> User:
 def user_data_export_opt_out_set(*, user: User, opt_out: bool) -> User:
     """Whether his games are left out of the monthly open game data (gamedata.services): read when a month's
     file is made, so it holds for every file made from now on."""
-    if user.data_export_opt_out != opt_out:
-        user.data_export_opt_out = opt_out
-        user.save(update_fields=["data_export_opt_out"])
+    # Saved even when the instance already holds the value: a ModelForm writes the posted values onto it.
+    user.data_export_opt_out = opt_out
+    user.save(update_fields=["data_export_opt_out"])
     return user
 
 

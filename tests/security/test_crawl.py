@@ -13,17 +13,22 @@ player, a pool), and with ids that exist nowhere where there is none (their 404 
 
 from __future__ import annotations
 
+import datetime
+import gzip
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.apps import apps
 from django.test import Client
 from django.urls import get_resolver
+from django.utils import timezone
 
 from accounts.roles import Role
 from accounts.services import user_role_grant
+from gamedata.services import monthly_export_make
 from games import services
 from games.engine import seat_view
 from games.engine.cards import names
@@ -45,8 +50,15 @@ FIXED_TEXT = ("/rules/", "/api/docs/", "/api/redoc/", "/api/schema/", "/bots/")
 COUNTRY_SELECT = re.compile(r"<select[^>]*\bname=\"country\".*?</select>", re.DOTALL)
 
 
+def _this_months_export() -> str:
+    """The open game data file of the month the crawl's game is played in, made now: it must not hold it."""
+    month = timezone.now().astimezone(datetime.UTC).date().replace(day=1)
+    return monthly_export_make(month=month).file_name
+
+
 @pytest.fixture
-def site() -> dict[str, Any]:
+def site(settings: Any, tmp_path: Path) -> dict[str, Any]:
+    settings.GAME_DATA_DIR = tmp_path / "gamedata"
     owner, guest = person("owner"), person("guest")
     seated_table = table(owner, seats=2, turn_seconds=3600)
     services.table_join(table=seated_table, user=owner)
@@ -63,6 +75,7 @@ def site() -> dict[str, Any]:
     samples: dict[str, Any] = {
         "game_id": game.pk, "table_id": seated_table.pk, "tournament_id": event.pk, "number": 1,
         "username": owner.username, "slug": pool.slug, "token": seated_table.link_token,
+        "file_name": _this_months_export(),
     }  # fmt: skip
     return {
         "owner": owner,
@@ -150,6 +163,10 @@ EXPECTED_STATUS: dict[str, tuple[int, int, int, int, int]] = {
     "api/v1/tournaments/<id:pk>/team/decline/": (401, 405, 405, 405, 405),
     "api/v1/tournaments/<id:pk>/withdraw/": (401, 405, 405, 405, 405),
     "bots/": (200, 200, 200, 200, 200),
+    "data/": (200, 200, 200, 200, 200),
+    # A month's file of open game data (made by the fixture for the month of the running game), decompressed
+    # before it is scanned.
+    "data/<str:file_name>": (200, 200, 200, 200, 200),
     "bots/account/": (302, 405, 405, 405, 405),
     "bots/tokens/": (302, 200, 200, 200, 200),
     "bots/tokens/<int:token_id>/revoke/": (302, 405, 405, 405, 405),
@@ -212,6 +229,7 @@ def _crawl(site: dict[str, Any]) -> list[tuple[str, str, object]]:
     """Every route as every visitor: what answered other than expected, or showed him a card he has not seen."""
     game = site["game"]
     game.refresh_from_db()
+    _this_months_export()  # the game as it stands now
     # The scan can see a hand: the seated owner's own game page shows his.
     own = Client()
     own.force_login(site["owner"])
@@ -231,9 +249,12 @@ def _crawl(site: dict[str, Any]) -> list[tuple[str, str, object]]:
             if response.status_code != EXPECTED_STATUS[route][index]:
                 failures.append((role, url, response.status_code))
                 continue
-            if url.startswith(FIXED_TEXT) or not response.content:
+            body = b"".join(response.streaming_content) if response.streaming else response.content  # type: ignore[attr-defined]
+            if response.get("Content-Type") == "application/gzip":
+                body = gzip.decompress(body)
+            if url.startswith(FIXED_TEXT) or not body:
                 continue
-            shown = cards_in(COUNTRY_SELECT.sub("", response.content.decode(errors="replace")))
+            shown = cards_in(COUNTRY_SELECT.sub("", body.decode(errors="replace")))
             if shown & hidden:
                 failures.append((role, url, sorted(shown & hidden)))
     return failures
@@ -266,6 +287,21 @@ def test_the_crawl_fails_on_a_page_that_shows_one_card_of_another_hand(
     monkeypatch.setattr(views, "client_strings", lambda: {**strings(), "tip": f"try {card}"})
     failures = _crawl(site)
     assert failures and all(url == f"/play/game/{game.pk}/" and shown == [card] for _, url, shown in failures)
+
+
+def test_the_crawl_fails_on_a_month_file_that_holds_the_running_game(
+    site: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The planted defect: an export that takes the running game and writes its stored record (every hand)."""
+    from gamedata import services as gamedata_services
+    from games.models import Game
+
+    game = site["game"]
+    monkeypatch.setattr(gamedata_services, "month_games", lambda month: Game.objects.filter(pk=game.pk))
+    monkeypatch.setattr(gamedata_services, "game_line", lambda game: dict(game.record))
+    failures = _crawl(site)
+    assert failures and all(url == f"/data/{site['samples']['file_name']}" for _, url, _ in failures)
+    assert {role for role, _, _ in failures} == {"anonymous", "player", "guest (seated)", "director", "admin"}
 
 
 def test_the_crawl_fails_on_a_route_that_answers_other_than_expected(
