@@ -280,3 +280,36 @@ def test_a_month_not_over_yet_is_refused(data_dir: Path) -> None:
 def test_the_month_is_required() -> None:
     with pytest.raises(CommandError, match="--month"):
         call_command("export_games", stdout=io.StringIO())
+
+
+def test_the_games_are_read_a_chunk_at_a_time_with_a_fixed_number_of_queries_a_chunk(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The month is streamed (`.iterator()` in chunks, never a list of its games) and a game costs no query of
+    its own: the queries grow with the chunks, not with the games."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from gamedata import services as gamedata_services
+
+    anna, boris = person("gd-q-a"), person("gd-q-b")
+    for day in range(1, 7):
+        finished_at(finished_game([anna, boris], rated=day % 2 == 0) if day < 5 else finished_game([anna], bots=[1]),
+                    at(day))  # fmt: skip
+
+    def reads(chunk: int) -> tuple[int, int]:
+        """(queries reading the seats, every query reading a game's data) of an export read `chunk` at a time."""
+        monkeypatch.setattr(gamedata_services, "CHUNK", chunk)
+        with CaptureQueriesContext(connection) as captured:
+            assert monthly_export_make(month=MONTH).games == 6
+        selects = [query["sql"] for query in captured.captured_queries if query["sql"].startswith("SELECT")]
+        reading = [sql for sql in selects if "gamedata_monthlyexport" not in sql]
+        return sum(sql.startswith('SELECT "games_seat"') for sql in reading), len(reading)
+
+    # One query for the games (a cursor read chunk by chunk), then for each chunk its seats with their players
+    # and, when the chunk holds a rated game, its rating changes: never a query of one game.
+    assert reads(100) == (1, 3)
+    seats, total = reads(2)
+    assert seats == 3 and total <= 1 + 2 * 3
+    seats, total = reads(1)
+    assert seats == 6 and total <= 1 + 2 * 6
