@@ -54,7 +54,10 @@ def month_parse(text: str, *, now: datetime.datetime | None = None) -> datetime.
     if match is None or not 1 <= int(match["month"]) <= 12 or int(match["year"]) < 1:
         raise GameDataError(f'a month is written YYYY-MM, such as 2026-11, not "{text}"')
     month = datetime.date(int(match["year"]), int(match["month"]), 1)
-    _, end = month_bounds(month)
+    try:
+        _, end = month_bounds(month)
+    except ValueError:  # 9999-12: no next month to end it
+        raise GameDataError(f"{month:%Y-%m} is not over yet") from None
     if end > (now or timezone.now()):
         raise GameDataError(f"{month:%Y-%m} is not over yet: its games can be exported from {end:%Y-%m-%d} 00:00 UTC")
     return month

@@ -51,16 +51,18 @@ def _client(language: str) -> Client:
     return client
 
 
-@pytest.mark.parametrize(("language", "heading", "format_heading"), [
-    ("en", "Game data", "What a line holds"), ("ru", "Данные об играх", "Что в строке"),
+@pytest.mark.parametrize(("language", "heading", "format_heading", "other_language"), [
+    ("en", "Game data", "What a line holds", "Что в строке"), ("ru", "Данные об играх", "Что в строке", "What a line holds"),
 ])  # fmt: skip
 def test_the_page_lists_each_month_with_its_games_size_sha256_and_link(
-    published: MonthlyExport, language: str, heading: str, format_heading: str
+    published: MonthlyExport, language: str, heading: str, format_heading: str, other_language: str
 ) -> None:
     response = _client(language).get("/data/")
     assert response.status_code == 200
     page = response.content.decode()
-    assert f"<h1>{heading}</h1>" in page and format_heading in page
+    assert f"<h1>{heading}</h1>" in page and format_heading in page and other_language not in page
+    download = {"en": ">Download</a>", "ru": ">Скачать</a>"}[language]
+    assert page.count(download) == 1
     link = reverse("gamedata:file", args=[published.file_name])
     assert link == "/data/durak_games_2024-03.jsonl.gz" and f'href="{link}"' in page
     assert "2024-03" in page and published.sha256 in page
@@ -124,6 +126,11 @@ def test_a_row_naming_a_path_outside_the_folder_is_not_served(data_dir: Path, tm
     data_dir.mkdir(parents=True)
     MonthlyExport.objects.create(month=MONTH, file_name="../secret.txt", games=0, bytes=6, sha256="0" * 64)
     assert Client().get("/data/..%2Fsecret.txt").status_code == 404
+
+
+def test_a_download_answers_head_too(published: MonthlyExport) -> None:
+    response = Client().head(f"/data/{published.file_name}")
+    assert response.status_code == 200 and int(response["Content-Length"]) == published.bytes
 
 
 def test_the_pages_refuse_a_post() -> None:
