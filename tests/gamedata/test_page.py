@@ -171,3 +171,14 @@ def test_opting_out_takes_his_games_out_of_the_next_file(data_dir: Path) -> None
     client.post(reverse("accounts:profile"), {**form, "data_export_opt_out": "on"})
     export = monthly_export_make(month=MONTH)
     assert export.games == 0 and lines_of(data_dir / export.file_name) == []
+
+
+def test_the_admin_lists_the_months_and_changes_none(published: MonthlyExport) -> None:
+    boss = person("gdp-boss")
+    boss.is_staff = boss.is_superuser = True
+    boss.save(update_fields=["is_staff", "is_superuser"])
+    client = Client()
+    client.force_login(boss)
+    listing = client.get(reverse("admin:gamedata_monthlyexport_changelist"))
+    assert listing.status_code == 200 and published.file_name in listing.content.decode()
+    assert client.get(reverse("admin:gamedata_monthlyexport_add")).status_code == 403
