@@ -41,7 +41,7 @@ RECORD_KEYS = frozenset({
     "actions", "commitment", "salt", "deck", "surrendered", "decision", "series",
 })  # fmt: skip
 CHUNK = 200  # games read a query at a time
-_MONTH = re.compile(r"(?P<year>\d{4})-(?P<month>\d{2})")
+_MONTH = re.compile(r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})")
 
 
 class GameDataError(ValueError):

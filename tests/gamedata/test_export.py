@@ -262,6 +262,7 @@ def test_exporting_again_replaces_the_file_and_the_row(data_dir: Path) -> None:
         ("2024-03-01", "YYYY-MM"),
         ("", "YYYY-MM"),
         ("9999-12", "9999-12 is not over yet"),
+        ("٢٠٢٤-٠٣", "YYYY-MM"),  # digits, but not ASCII ones
     ],
 )
 def test_a_bad_month_is_refused_with_a_clear_error_and_nothing_is_written(data_dir: Path, month: str, words: str) -> None:
