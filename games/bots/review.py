@@ -1,12 +1,18 @@
 """Game review: each decision of a finished game judged from its seat's information at that moment.
 
-For every action of a record whose seat had a choice, the search (``games.bots.search``) looks at the
-position from that seat's ``Observation`` (its hand, what it had seen, the public history: never a card it
-could not see) and estimates the chance of not being the durak: before the move (the best the seat could
-do), after the move played, and after the best move it finds. A decision gives away ``best - after``;
-marked an inaccuracy, a mistake or a blunder past the thresholds below (lichess's, on the chance of not
-losing: 5, 10 and 15 points of a hundred). A seat's accuracy for the game is the mean of its decisions'
-accuracies, each lichess's move accuracy of the chance it gave away (100 when it gave nothing away).
+Each action is judged from its seat's ``Observation`` then, built as for a bot at a live table (its hand, the
+cards seen, the game's public steps): never from a card it could not see. The value is the chance of not being
+the durak (the search's ``durak_rewards``; heads-up a draw counts half). A first search over the search bot's
+candidate moves and the played move names the best (the most visited); when the played move differs, each is
+searched again alone with as many iterations, so both chances come from trees of one size. ``before`` is the
+best move's chance. Heads-up once the seat knows every card (``exact_endgame``), the endgame solver gives exact
+chances (1 won, 0.5 drawn, 0 lost; ``solved``) when it proves them within the budget's positions. A forced
+decision keeps the seat's last chance (the solver's if proven; a search of it at a seat's first decision).
+A budget is spent as fixed iterations (``ITERATIONS_PER_SECOND``): same record, seed, budget, same analysis.
+A decision gives away ``best_after - after``; marked an inaccuracy, a mistake or a blunder past the thresholds
+below (lichess's, on the chance of not losing: 5, 10 and 15 points of a hundred). A seat's accuracy for the
+game is the mean of its decisions' accuracies, each lichess's move accuracy of the chance it gave away (100
+when it gave nothing away).
 
 The JSON of an analysis (``GameAnalysis.to_json``), stored by the site and drawn by the replay page::
 
@@ -19,7 +25,8 @@ The JSON of an analysis (``GameAnalysis.to_json``), stored by the site and drawn
 ``ply`` is the action's 0-based index in the record's ``actions`` (the replay's ``?move=ply`` shows the
 position the decision was taken in, ``?move=ply+1`` the one after it); actions are in the record's JSON
 form (DESIGN.md). A forced decision (one legal action) has ``played == best``, the three chances equal and no
-mark. ``solved`` says the chances are the endgame solver's exact 0 or 1, not the search's estimate.
+mark. ``solved`` says the chances are the endgame solver's exact 0 or 1 (0.5 a proven draw), not the search's
+estimate.
 """
 
 from __future__ import annotations
@@ -37,6 +44,9 @@ from games.engine.records import load_record
 from games.engine.rules import Rules
 from games.engine.state import State
 
+from games.engine.cards import cards_in, popcount
+
+from . import heuristic
 from .endgame import NOT_LOSE, WIN, ProofTables, exact_endgame, prove
 from .knowledge import GameMemory, GameStep, Observation, observe
 from .search import _COLLECTOR, SOLVED_STOCK, Node, SearchBot, durak_rewards, solver_first_move, tree_moves
@@ -60,6 +70,8 @@ ENDGAME_POSITIONS_PER_SECOND = 200_000
 # move alone, half each, when they differ.
 FIND_SHARE = 0.5
 MOST_PLAYERS = 6
+# Moves whose means in the first search are this close to the most visited one's count as equally good (``_best``).
+TIE = 0.02
 
 Progress = Callable[[int, int], None]  # (decisions done, decisions in all)
 
@@ -251,7 +263,7 @@ def judge(
         moves.append(played)  # the played move is always weighed, even one outside the search's reduced set
     finder = SearchBot(seconds=math.inf, iterations=max(1, iterations - 2 * alone), reward=durak_rewards)
     root = _search(finder, observation, moves, random.Random(rng.getrandbits(64)))
-    best = max(moves, key=lambda move: _child(root, seat, move).visits)
+    best = _best(root, seat, moves, played, heuristic.dear_cards(filled))
     if best == played:
         best_after = after = _mean(_child(root, seat, best))
     else:
@@ -270,6 +282,20 @@ def _search(bot: SearchBot, observation: Observation, moves: list[Action], rng: 
         return bot.search(observation, moves, rng)
     finally:
         _COLLECTOR.resume()
+
+
+def _best(root: Node, seat: int, moves: list[Action], played: Action, trumps: int) -> Action:
+    """The best move of the first search: among the moves it cannot tell from the most visited (a mean within
+    ``TIE`` on at least a quarter of its visits), the played move if it is one, else the fewest and cheapest
+    cards, so that equal moves (a lead of 8C or of 8H) do not swap from one search to the next."""
+    top = _child(root, seat, max(moves, key=lambda move: _child(root, seat, move).visits))
+    near = [move for move in moves
+            if 4 * _child(root, seat, move).visits >= top.visits and _mean(_child(root, seat, move)) >= _mean(top) - TIE]
+    if played in near:
+        return played
+    return min(near, key=lambda move: (popcount(move.cards), sum(heuristic.card_cost(card, trumps)
+                                                                  for card in cards_in(move.cards)),
+                                       move.kind, move.cards, move.target))
 
 
 def _alone_value(observation: Observation, move: Action, iterations: int, seed: int) -> float:
