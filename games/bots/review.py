@@ -3,11 +3,12 @@
 Each action is judged from its seat's ``Observation`` then, built as for a bot at a live table (its hand, the
 cards seen, the game's public steps): never from a card it could not see. The value is the chance of not being
 the durak (the search's ``durak_rewards``; heads-up a draw counts half). A first search over the search bot's
-candidate moves and the played move names the best (the most visited); when the played move differs, each is
-searched again alone with as many iterations, so both chances come from trees of one size. ``before`` is the
-best move's chance. Heads-up once the seat knows every card (``exact_endgame``), the endgame solver gives exact
-chances (1 won, 0.5 drawn, 0 lost; ``solved``) when it proves them within the budget's positions. A forced
-decision keeps the seat's last chance (the solver's if proven; a search of it at a seat's first decision).
+candidate moves and the played move names the best (the most visited; of moves it cannot tell apart, the played
+one, else the cheapest: ``_best``); when the played move differs, each is searched again alone with as many
+iterations, so both chances come from trees of one size. ``before`` is the best move's chance. Heads-up once
+the seat knows every card (``exact_endgame``), the endgame solver gives exact chances (1 won, 0.5 drawn, 0
+lost; ``solved``) when it proves them within the budget's positions. A forced decision keeps the seat's last
+chance (the solver's if proven; a search of it at a seat's first decision).
 A budget is spent as fixed iterations (``ITERATIONS_PER_SECOND``): same record, seed, budget, same analysis.
 A decision gives away ``best_after - after``; marked an inaccuracy, a mistake or a blunder past the thresholds
 below (lichess's, on the chance of not losing: 5, 10 and 15 points of a hundred). A seat's accuracy for the
@@ -289,8 +290,8 @@ def _best(root: Node, seat: int, moves: list[Action], played: Action, trumps: in
     ``TIE`` on at least a quarter of its visits), the played move if it is one, else the fewest and cheapest
     cards, so that equal moves (a lead of 8C or of 8H) do not swap from one search to the next."""
     top = _child(root, seat, max(moves, key=lambda move: _child(root, seat, move).visits))
-    near = [move for move in moves
-            if 4 * _child(root, seat, move).visits >= top.visits and _mean(_child(root, seat, move)) >= _mean(top) - TIE]
+    near = [move for move in moves if 4 * _child(root, seat, move).visits >= top.visits
+            and _mean(_child(root, seat, move)) >= _mean(top) - TIE]
     if played in near:
         return played
     return min(near, key=lambda move: (popcount(move.cards), sum(heuristic.card_cost(card, trumps)
