@@ -71,8 +71,9 @@ ENDGAME_POSITIONS_PER_SECOND = 200_000
 # move alone, half each, when they differ.
 FIND_SHARE = 0.5
 MOST_PLAYERS = 6
-# Moves whose means in the first search are this close to the most visited one's count as equally good (``_best``).
-TIE = 0.02
+# Moves whose means in the first search are this close to the most visited one's count as equally good (``_best``):
+# an inaccuracy, the least difference the review tells apart.
+TIE = INACCURACY
 
 Progress = Callable[[int, int], None]  # (decisions done, decisions in all)
 
