@@ -9,10 +9,11 @@ medium bot against itself:
 - ``analysis_agreement_with_4x``: at the decisions marked a blunder, the share whose best move a judgement with
   4 times the default budget (``judge``, another seed) names too. ``analysis_agreement_with_4x_searched``: the
   same over the blunders the search judged (the solver's are exact; target for both: at least 0.8).
-- ``analysis_blunders``: how many blunders that share is of.
+- ``analysis_blunders``: how many blunders that share is of; ``analysis_blunders_confirmed_4x``: the share of
+  them that the deeper judgement marks a blunder too.
 
-Usage: ``python bench/analysis.py [--quick] [--json PATH] [--games=N] [--workers=N]`` (20 games on 2 worker
-processes by default; CPU time is counted in each). ``--quick`` analyses 2 games and checks at most 4 of their
+Usage: ``python bench/analysis.py [--quick] [--json PATH] [--games=N] [--workers=N] [--seconds=S]`` (20 games on
+2 worker processes by default; CPU time is counted in each; ``--seconds`` sets the default budget for the run). ``--quick`` analyses 2 games and checks at most 4 of their
 blunders at 4 times the budget: it runs within a minute, its figures are rough.
 """
 
@@ -57,6 +58,7 @@ class GameFigures:
     agreed: int = 0
     searched_blunders: int = 0
     searched_agreed: int = 0
+    confirmed: int = 0
 
 
 def game_record(game: int) -> tuple[str, dict[str, Any]]:
@@ -70,8 +72,9 @@ def game_record(game: int) -> tuple[str, dict[str, Any]]:
     return f"{names[0]}-{names[1]}", record.to_json()
 
 
-def analyse_game(task: tuple[int, int]) -> GameFigures:
-    game, most_blunders = task
+def analyse_game(task: tuple[int, int, float]) -> GameFigures:
+    game, most_blunders, seconds_a_decision = task
+    review.BUDGETS["default"] = seconds_a_decision
     pairing, record = game_record(game)
     started = time.process_time()
     analysis = review.analyse_record(record, budget="default", seed=game)
@@ -100,6 +103,7 @@ def analyse_game(task: tuple[int, int]) -> GameFigures:
             agreed = deeper.best == blunders[ply].best
             figures.blunders += 1
             figures.agreed += agreed
+            figures.confirmed += deeper.mark == "blunder"
             if not blunders[ply].solved:
                 figures.searched_blunders += 1
                 figures.searched_agreed += agreed
@@ -110,18 +114,19 @@ def analyse_game(task: tuple[int, int]) -> GameFigures:
 
 
 def main() -> None:
-    own = [arg for arg in sys.argv[1:] if arg.startswith(("--games=", "--workers="))]
+    own = [arg for arg in sys.argv[1:] if arg.startswith(("--games=", "--workers=", "--seconds="))]
     args = parse_args(__doc__.splitlines()[0] if __doc__ else "analysis benchmark",
                       [arg for arg in sys.argv[1:] if arg not in own])
     options = dict(arg[2:].split("=", 1) for arg in own)
     games = int(options.get("games", QUICK_GAMES if args.quick else FULL_GAMES))
     workers = int(options.get("workers", 2))
+    review.BUDGETS["default"] = float(options.get("seconds", review.BUDGETS["default"]))
     most_blunders = QUICK_BLUNDERS // games if args.quick else -1
     print(f"analysis: {games} heads-up podkidnoy games at the default budget ({review.BUDGETS['default']} s a "
           f"decision, {review.ITERATIONS_PER_SECOND:,} iterations a second) on {workers} workers")
     started = time.perf_counter()
     with multiprocessing.Pool(workers) as pool:
-        results = pool.map(analyse_game, [(game, most_blunders) for game in range(games)], chunksize=1)
+        results = pool.map(analyse_game, [(game, most_blunders, review.BUDGETS["default"]) for game in range(games)], chunksize=1)
     rows = [
         (result.game, result.pairing, result.actions, result.forced, result.solved, result.marks["inaccuracy"],
          result.marks["mistake"], result.marks["blunder"], f"{result.agreed}/{result.blunders}",
@@ -141,6 +146,7 @@ def main() -> None:
         "analysis_agreement_with_4x_searched":
             round(sum(result.searched_agreed for result in results) / searched, 3) if searched else 0.0,
         "analysis_blunders": blunders,
+        "analysis_blunders_confirmed_4x": round(sum(result.confirmed for result in results) / blunders, 3) if blunders else 0.0,
         "analysis_longest_game_s": round(max(result.seconds for result in results), 3),
         "quick": 1 if args.quick else 0,
     }
