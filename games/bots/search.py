@@ -314,6 +314,34 @@ def rewards(state: State) -> list[float]:
     return values
 
 
+def durak_rewards(state: State) -> list[float]:
+    """Each seat's share of not being the durak (the game review's chances, games.bots.review): 0 for the
+    durak, 1 for every other seat; a draw (the last players out in the same bout) a half for each of them; a
+    playout stopped before the end, 1 - 1/k for each of the k seats holding the most cards. Heads-up and in
+    teams the same as ``rewards``."""
+    n = state.n
+    if n == 2 or state.team_of is not None:
+        return rewards(state)
+    values = [1.0] * n
+    result = state.result
+    if result is None:
+        holding = [popcount(state.hands[seat]) if not state.out_mask >> seat & 1 else -1 for seat in range(n)]
+        most = max(holding)
+        losers = [seat for seat in range(n) if holding[seat] == most]
+        for seat in losers:
+            values[seat] = 1.0 - 1.0 / len(losers)
+        return values
+    durak = result["durak"]
+    if durak is not None:
+        values[int(durak)] = 0.0
+        return values
+    out, out_bouts = state.out, state.out_bouts
+    for index, seat in enumerate(out):
+        if out_bouts[index] == out_bouts[-1]:
+            values[seat] = 0.5
+    return values
+
+
 def _team_rewards_by_cards(state: State) -> list[float]:
     assert state.team_of is not None
     held = [0, 0]
@@ -392,8 +420,9 @@ class SearchBot:
     def __init__(self, seconds: float, iterations: int, exploration: float = EXPLORATION, epsilon: float = 0.0,
                  wall_seconds: float | None = None, infer: bool = True,
                  others_exploration: float = OTHERS_EXPLORATION, guesses: int = GUESSES,
-                 blend: float = BLEND) -> None:
+                 blend: float = BLEND, reward: Callable[[State], list[float]] = rewards) -> None:
         self.seconds = seconds
+        self.reward = reward  # each seat's reward at a playout's end: by place (``rewards``) at every table
         self.blend = blend
         self.guesses = guesses
         self.others_exploration = others_exploration
@@ -551,7 +580,7 @@ class SearchBot:
             path.append((best_child, actor))
             node = best_child
         playout(state, rng, self.epsilon)
-        values = rewards(state)
+        values = self.reward(state)
         for child, mover in path:
             child.visits += 1
             child.reward += values[mover]
