@@ -7,7 +7,9 @@ in-process runner, which runs it at its time: `turn_timeout.apply_async(args=[ga
 countdown=30)` fires 30 s later in both modes, and `eta=` works the same way.
 
 Routing: tasks go to the "games" queue unless routed elsewhere; tasks named `games.tasks.bot_*` go to
-"bots" and `tournaments.tasks.*` to "tournaments" (or pass `queue=` to the task decorator).
+"bots", `tournaments.tasks.*` to "tournaments" and `review.tasks.*` (game analysis) to "analysis" (or pass
+`queue=` to the task decorator). Every place that starts a worker (run_site, tests/processes.py) consumes
+TASK_QUEUES.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings.local")
 
 logger = logging.getLogger(__name__)
 
-TASK_QUEUES = ("games", "bots", "tournaments")
+TASK_QUEUES = ("games", "bots", "tournaments", "analysis")
 
 # Celery's Redis transport hands an unacknowledged message to another worker after this long; with
 # late acks a task waiting for its ETA is unacknowledged, so this must exceed the longest countdown
@@ -132,6 +134,8 @@ app.conf.update(
     task_routes={
         "games.tasks.bot_*": {"queue": "bots"},
         "tournaments.tasks.*": {"queue": "tournaments"},
+        # Game review's searches (review.tasks): minutes of CPU that must not hold up a move.
+        "review.tasks.*": {"queue": "analysis"},
     },
     # Games whose next task was lost (a broker restarted empty, a worker killed) go on: games.recovery.
     beat_schedule={

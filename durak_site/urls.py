@@ -16,6 +16,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("api/", include("api.urls")),
     path("notices/", include("notices.urls")),
+    path("review/", include("review.urls")),
     path("", include("api.page_urls")),
     path("admin/", admin.site.urls),
 ]
