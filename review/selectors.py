@@ -163,7 +163,7 @@ def accuracy_samples(*, since: datetime.datetime, pool_id: int | None = None, li
         rows = rows.filter(analysis__game__rated_game__pool_id=pool_id)
     values = list(
         rows.order_by("-analysis__game__rated_game__played_at").values_list(
-            "user_id", "accuracy", "analysis__budget", "analysis__game__rated_game_id",
+            "user_id", "accuracy", "analysis__budget", "analysis__game__rated_game__id",
             "analysis__game__rated_game__pool_id", "analysis__game_id",
         )[:limit]
     )  # fmt: skip
