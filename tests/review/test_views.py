@@ -109,3 +109,23 @@ def test_a_running_game_has_no_analysis(search: FakeSearch, queued: list[int]) -
     assert fragment["X-Refused-Status"] == "409"
     assert "Партию разбирают, когда она окончена: эта ещё идёт." in fragment.content.decode()
     assert not GameAnalysis.objects.exists() and search.calls == []
+
+
+def test_the_finished_games_page_offers_its_players_the_analysis(search: FakeSearch, queued: list[int]) -> None:
+    anna, boris, stranger = person(), person(), person()
+    game, _ = finished_game([anna, boris], loser=1)
+    page = _client(anna).get(f"/play/game/{game.pk}/").content.decode()
+    assert 'data-part="analysis-panel"' in page and f'action="/review/game/{game.pk}/analyse/"' in page
+    assert "Analyse the game" in page and f'data-socket="/ws/analysis/{game.pk}/"' in page
+    assert 'data-part="analysis-panel"' not in _client(stranger).get(f"/play/game/{game.pk}/").content.decode()
+    assert _client(anna).post(f"/review/game/{game.pk}/analyse/").status_code == 302
+    russian = _client(anna, "ru").get(f"/play/game/{game.pk}/").content.decode()
+    assert "Идёт разбор: 0 из" in russian and "Разобрать партию" not in russian
+    tasks.analyse_game(GameAnalysis.objects.get(game=game).pk)
+    done = _client(anna).get(f"/play/game/{game.pk}/").content.decode()
+    assert "The analysis is done." in done and f"/review/game/{game.pk}/analysis.json?budget=default" in done
+    running = table(anna, turn_seconds=3600)
+    game_services.table_join(table=running, user=anna)
+    game_services.table_join(table=running, user=boris)
+    playing = latest_game(running)
+    assert 'data-part="analysis-panel"' not in _client(anna).get(f"/play/game/{playing.pk}/").content.decode()
