@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from accounts.roles import Role
 from accounts.services import user_role_grant
 from ratings import fairplay
@@ -48,14 +49,14 @@ def test_steady_high_accuracy_over_many_games_is_flagged() -> None:
     assert [flag.kind for flag in fairplay.review([], {}, Thresholds(), accuracies=steady)] == [fairplay.STEADY_ACCURACY]
 
 
-def _analysed(anna: object, boris: object, accuracy: dict[object, float], games: int) -> list[int]:
+def _analysed(anna: User, boris: User, accuracy: dict[User, float], games: int) -> list[int]:
     """``games`` rated games of anna and boris (one gives up at once), each analysed with these accuracies."""
     ids = []
     for number in range(games):
-        game, _ = finished_game([anna, boris], loser=number % 2)  # type: ignore[list-item]
+        game, _ = finished_game([anna, boris], loser=number % 2)
         players = game_players(game=game)
-        users = {user.pk: user for user in (anna, boris)}  # type: ignore[attr-defined]
-        per_seat = [accuracy[users[players[seat]]] + (number % 3) * 0.5 for seat in range(2)]  # type: ignore[index]
+        users = {user.pk: user for user in (anna, boris)}
+        per_seat = [accuracy[users[players[seat] or 0]] + (number % 3) * 0.5 for seat in range(2)]
         analysis = GameAnalysis.objects.create(game=game, budget="default", status=AnalysisStatus.DONE,
                                                accuracy=per_seat, result={"version": 1})  # fmt: skip
         SeatAccuracy.objects.bulk_create(

@@ -50,7 +50,7 @@ def test_the_task_run_twice_at_once_by_real_workers_stores_one_analysis(
     with processes.started(command, environment=environment, name="review-worker") as worker:
         _wait_until(lambda: " ready." in worker.log(), timeout_s=60, what="the worker", log=worker.log)
         for _ in range(2):
-            tasks.analyse_game.apply_async(args=[analysis.pk], queue=queue)
+            tasks.analyse_game.apply_async(args=(analysis.pk,), queue=queue)
         # The settings keep the worker's "received" and "succeeded" lines out of its log: the runs' file says.
         _wait_until(lambda: runs.exists() and runs.read_text().count("end ") == 2, timeout_s=60,
                     what="both runs' end", log=worker.log)  # fmt: skip
