@@ -15,6 +15,7 @@ TASK_QUEUES.
 from __future__ import annotations
 
 import datetime
+import fnmatch
 import logging
 import os
 import uuid
@@ -82,8 +83,18 @@ class DurakTask(DjangoTask):  # DjangoTask brings delay_on_commit and apply_asyn
             _run_in_process(self, args=tuple(args or ()), kwargs=dict(kwargs or {}), task_id=task_id,
                             expires_at=expires_at)
 
-        in_process_runner().submit(call=run_task, delay_s=delay_s)
+        in_process_runner(_queue_of(self.name, options)).submit(call=run_task, delay_s=delay_s)
         return AsyncResult(task_id, app=self.app)
+
+
+def _queue_of(task_name: str, options: dict[str, Any]) -> str:
+    """The queue a task goes to: the one asked for, else the first route whose pattern its name matches."""
+    if options.get("queue"):
+        return str(options["queue"])
+    for pattern, route in (app.conf.task_routes or {}).items():
+        if fnmatch.fnmatchcase(task_name, pattern):
+            return str(route["queue"])
+    return str(app.conf.task_default_queue)
 
 
 def _run_in_process(
