@@ -62,7 +62,7 @@ def _queue(analysis: GameAnalysis) -> None:
 
 def analysis_request(*, user: User, game: Game, budget: str = "default") -> GameAnalysis:
     """The analysis of ``game`` at ``budget``, asked for by ``user``: the stored one when there is one (a failed
-    one is queued again), else a new one queued, counted against his daily allowance (ANALYSES_PER_DAY). Only a
+    one is queued again only when staff ask: its failure would mostly repeat), else a new one queued, counted against his daily allowance (ANALYSES_PER_DAY). Only a
     player of the game, a director of its tournament or staff may ask; only a finished game the analysis covers.
     Two requests at once store one analysis and queue one task (the row is unique per game and budget)."""
     if not selectors.can_review(user=user, game=game):
@@ -72,7 +72,7 @@ def analysis_request(*, user: User, game: Game, budget: str = "default") -> Game
     with transaction.atomic():
         existing = GameAnalysis.objects.select_for_update().filter(game=game, budget=budget).first()
         if existing is not None:
-            if existing.status == AnalysisStatus.FAILED:
+            if existing.status == AnalysisStatus.FAILED and user.is_staff:
                 existing.status, existing.error, existing.progress_done = AnalysisStatus.QUEUED, "", 0
                 existing.save(update_fields=["status", "error", "progress_done"])
                 _queue(existing)

@@ -199,7 +199,7 @@ def test_the_daily_allowance_counts_new_analyses_only_and_says_so_in_the_readers
     assert services.analysis_request(user=anna, game=games[3]).requested_by == anna
 
 
-def test_a_failed_analysis_is_stored_as_failed_and_queued_again_when_asked(
+def test_a_failed_analysis_is_stored_as_failed_and_queued_again_when_staff_ask(
     search: FakeSearch, queued: list[int], django_capture_on_commit_callbacks: Any
 ) -> None:
     anna, _boris, game = _finished(loser=0)
@@ -210,8 +210,14 @@ def test_a_failed_analysis_is_stored_as_failed_and_queued_again_when_asked(
     analysis.refresh_from_db()
     assert analysis.status == AnalysisStatus.FAILED and "not over" in analysis.error
     search.failure = None
+    # A player is given the failed one (its failure would mostly repeat); staff may have it run again.
     with django_capture_on_commit_callbacks(execute=True):
-        again = services.analysis_request(user=anna, game=game)
+        same = services.analysis_request(user=anna, game=game)
+    assert same.status == AnalysisStatus.FAILED and queued == [analysis.pk]
+    admin = person()
+    user_role_grant(user=admin, role=Role.ADMIN)
+    with django_capture_on_commit_callbacks(execute=True):
+        again = services.analysis_request(user=admin, game=game)
     assert again.pk == analysis.pk and again.status == AnalysisStatus.QUEUED and queued == [analysis.pk, analysis.pk]
     tasks.analyse_game(analysis.pk)
     assert GameAnalysis.objects.get(pk=analysis.pk).status == AnalysisStatus.DONE
