@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from accounts.models import BotLevel, User
 from api import selectors
+from games.bots.review import BUDGETS
 from games.models import BotPace, Game, GameStatus, Result, Seat, Table
 from ratings.models import PlayerRating, RatingChange, RatingPool
 
@@ -252,6 +253,10 @@ class BotSeatSerializer(serializers.Serializer):
 class ActionSerializer(serializers.Serializer):
     action = serializers.DictField(help_text='the engine\'s action JSON without the seat, e.g. {"type": "take"}')
     seq = serializers.IntegerField(min_value=0, help_text="the version of the view the move answers")
+
+
+class AnalysisRequestSerializer(serializers.Serializer):
+    budget = serializers.ChoiceField(choices=sorted(BUDGETS), default="default", required=False)
 
 
 class SurrenderSerializer(serializers.Serializer):

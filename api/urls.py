@@ -36,6 +36,7 @@ v1 = [
     path("games/<id:pk>/actions/", views.GameAction.as_view(), name="game-action"),
     path("games/<id:pk>/surrender/", views.GameSurrender.as_view(), name="game-surrender"),
     path("games/<id:pk>/redeal/", views.GameRedeal.as_view(), name="game-redeal"),
+    path("games/<id:pk>/analysis/", views.GameAnalysis.as_view(), name="game-analysis"),
     path("players/", views.PlayerList.as_view(), name="players"),
     path("players/<str:username>/", views.PlayerDetail.as_view(), name="player"),
     path("players/<str:username>/history/", views.PlayerHistory.as_view(), name="player-history"),

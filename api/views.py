@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, permissions, status
@@ -33,10 +34,13 @@ from api.models import ApiToken
 from api.renderers import CSVRenderer
 from games import selectors as game_selectors
 from games import services as game_services
+from games.bots.review import BUDGETS
 from games.engine import EngineError, Rules
 from games.models import Game, Seat, Table
 from ratings import selectors as rating_selectors
 from ratings.models import RatingChange, RatingPool
+from review import selectors as review_selectors
+from review import services as review_services
 
 REFUSED = OpenApiResponse(description="refused: the message says why")  # its body: api.schema.ERROR_SCHEMA
 
@@ -287,6 +291,42 @@ class GameRedeal(APIView):
                    responses={200: serializers.GameViewSerializer, 400: REFUSED, 403: REFUSED, 409: REFUSED})
     def post(self, request: Request, pk: int) -> Response:
         return _seat_request(request, pk, game_services.game_redeal)
+
+
+class GameAnalysis(APIView):
+    """A finished game's analysis (review/): GET the stored one (`?budget=`, "default" or "deep"), POST to ask
+    for it (queued once per game and budget; a new one counts against the caller's daily allowance). Only the
+    game's players, its tournament's directors and staff; never a running game (409)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(parameters=[OpenApiParameter("budget", str, enum=sorted(BUDGETS), description="the analysis's depth")],
+                   responses={200: OpenApiTypes.OBJECT, 403: REFUSED, 404: REFUSED, 409: REFUSED})
+    def get(self, request: Request, pk: int) -> Response:
+        game = _visible_game(request, pk)
+        if not review_selectors.can_review(user=_user(request), game=game):
+            return Response({"detail": _("Only the game's players, its tournament's directors and staff may read its analysis.")},
+                            status=status.HTTP_403_FORBIDDEN)
+        if not review_selectors.is_reviewable_game(game):
+            return Response({"detail": _("A game is analysed once it is over: this one is still being played.")},
+                            status=status.HTTP_409_CONFLICT)
+        budget = request.query_params.get("budget") or "default"
+        analysis = review_selectors.analysis_of(game=game, budget=budget) if budget in BUDGETS else None
+        if analysis is None:
+            return Response({"detail": _("This game has not been analysed.")}, status=status.HTTP_404_NOT_FOUND)
+        return Response(review_selectors.analysis_json(analysis))
+
+    @extend_schema(request=serializers.AnalysisRequestSerializer,
+                   responses={200: OpenApiTypes.OBJECT, 400: REFUSED, 403: REFUSED, 409: REFUSED, 429: REFUSED})
+    def post(self, request: Request, pk: int) -> Response:
+        game = _visible_game(request, pk)
+        body = serializers.AnalysisRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            analysis = review_services.analysis_request(user=_user(request), game=game, budget=body.validated_data["budget"])
+        except review_services.AnalysisRefused as refused:
+            return Response({"detail": " ".join(refused.messages)}, status=refused.status)
+        return Response(review_selectors.analysis_json(analysis))
 
 
 # --- players and ratings ------------------------------------------------------------------------

@@ -357,7 +357,7 @@ def main() -> None:
         for number in range(known.workers):
             command = [
                 sys.executable, "-m", "celery", "-A", "durak_site", "worker", "--loglevel=WARNING",
-                "-Q", "games,bots,tournaments", "--concurrency", "2", "-n", f"soak-{number}@%h",
+                "-Q", "games,bots,tournaments,analysis", "--concurrency", "2", "-n", f"soak-{number}@%h",
                 "--without-gossip", "--without-mingle", "--without-heartbeat",
             ]  # fmt: skip
             workers.append(stack.enter_context(processes.started(command, environment=environment, name="soak-worker")))

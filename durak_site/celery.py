@@ -7,14 +7,17 @@ in-process runner, which runs it at its time: `turn_timeout.apply_async(args=[ga
 countdown=30)` fires 30 s later in both modes, and `eta=` works the same way.
 
 Routing: tasks go to the "games" queue unless routed elsewhere; tasks named `games.tasks.bot_*` go to
-"bots" and `tournaments.tasks.*` to "tournaments" (or pass `queue=` to the task decorator). The monthly
-export of open game data (`gamedata.tasks.*`) goes to "tournaments" too: it runs for minutes once a month,
-and on "games" it would hold up the turn timers and finalisations that players wait on.
+"bots", `tournaments.tasks.*` to "tournaments" and `review.tasks.*` (game analysis) to "analysis" (or pass
+`queue=` to the task decorator). The monthly export of open game data (`gamedata.tasks.*`) goes to
+"tournaments" too: it runs for minutes once a month, and on "games" it would hold up the turn timers and
+finalisations that players wait on. Every place that starts a worker (run_site, tests/processes.py) consumes
+TASK_QUEUES.
 """
 
 from __future__ import annotations
 
 import datetime
+import fnmatch
 import logging
 import os
 import uuid
@@ -33,7 +36,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings.local")
 
 logger = logging.getLogger(__name__)
 
-TASK_QUEUES = ("games", "bots", "tournaments")
+TASK_QUEUES = ("games", "bots", "tournaments", "analysis")
 
 # Celery's Redis transport hands an unacknowledged message to another worker after this long; with
 # late acks a task waiting for its ETA is unacknowledged, so this must exceed the longest countdown
@@ -83,8 +86,18 @@ class DurakTask(DjangoTask):  # DjangoTask brings delay_on_commit and apply_asyn
             _run_in_process(self, args=tuple(args or ()), kwargs=dict(kwargs or {}), task_id=task_id,
                             expires_at=expires_at)
 
-        in_process_runner().submit(call=run_task, delay_s=delay_s)
+        in_process_runner(_queue_of(self.name, options)).submit(call=run_task, delay_s=delay_s)
         return AsyncResult(task_id, app=self.app)
+
+
+def _queue_of(task_name: str, options: dict[str, Any]) -> str:
+    """The queue a task goes to: the one asked for, else the first route whose pattern its name matches."""
+    if options.get("queue"):
+        return str(options["queue"])
+    for pattern, route in (app.conf.task_routes or {}).items():
+        if fnmatch.fnmatchcase(task_name, pattern):
+            return str(route["queue"])
+    return str(app.conf.task_default_queue)
 
 
 def _run_in_process(
@@ -136,6 +149,8 @@ app.conf.update(
         "games.tasks.bot_*": {"queue": "bots"},
         "tournaments.tasks.*": {"queue": "tournaments"},
         "gamedata.tasks.*": {"queue": "tournaments"},
+        # Game review's searches (review.tasks): minutes of CPU that must not hold up a move.
+        "review.tasks.*": {"queue": "analysis"},
     },
     # Games whose next task was lost (a broker restarted empty, a worker killed) go on: games.recovery.
     beat_schedule={

@@ -3,7 +3,9 @@
 One daemon thread takes calls off a heap ordered by due time, so a task given a 30-second countdown
 runs 30 seconds later, not at once (Celery's eager mode would run it at once), and a task without
 one runs as soon as the thread is free, after the caller has moved on, as it would with a worker.
-Like a worker with a concurrency of one, it runs one task at a time.
+Like a worker with a concurrency of one, it runs one task at a time. The "analysis" queue (game review's
+searches, minutes of CPU) has a thread of its own, as it has workers of its own with a broker, so that an
+analysis never holds up a game's timer or a bot's move.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ class _ScheduledCall:
 
 
 class InProcessTaskRunner:
-    def __init__(self) -> None:
+    def __init__(self, name: str = "in-process-tasks") -> None:
+        self._name = name
         self._scheduled: list[_ScheduledCall] = []
         self._condition = threading.Condition()
         self._sequence = itertools.count()
@@ -71,7 +74,7 @@ class InProcessTaskRunner:
 
     def _start_thread_if_needed(self) -> None:
         if self._thread is None or not self._thread.is_alive():
-            self._thread = threading.Thread(target=self._run_forever, name="in-process-tasks", daemon=True)
+            self._thread = threading.Thread(target=self._run_forever, name=self._name, daemon=True)
             self._thread.start()
 
     def _run_forever(self) -> None:
@@ -103,10 +106,17 @@ class InProcessTaskRunner:
 
 
 _runner = InProcessTaskRunner()
+# Queues whose tasks run on a thread of their own (durak_site.celery's queue names).
+_lanes = {"analysis": InProcessTaskRunner(name="in-process-analysis")}
 
 
-def in_process_runner() -> InProcessTaskRunner:
-    return _runner
+def in_process_runner(queue: str | None = None) -> InProcessTaskRunner:
+    """The runner of a queue's tasks: its own for the queues in `_lanes`, else the one all others share."""
+    return _lanes.get(queue or "", _runner)
+
+
+def in_process_runners() -> list[InProcessTaskRunner]:
+    return [_runner, *_lanes.values()]
 
 
 def repeat_in_process(

@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/", include("api.urls")),
     path("notices/", include("notices.urls")),
     path("data/", include("gamedata.urls")),
+    path("review/", include("review.urls")),
     path("", include("api.page_urls")),
     path("admin/", admin.site.urls),
 ]

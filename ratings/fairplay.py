@@ -8,6 +8,11 @@ Nothing here decides anything: each flag is a reason to look at the games, with 
   everyone else (an account feeding another its rating).
 - **Bot-like timing**: a human account whose thinking times are too quick or too regular for a person
   (people vary: a quick card after a long think; a program answers in the same fraction of a second).
+- **Accuracy above his rating** (game review, issue 34): an account whose mean accuracy over its analysed games
+  stands far above the mean of the players rated near it in the same pool (within ``accuracy_band``), as
+  lichess compares a player's accuracy with his rating's.
+- **Steady accuracy**: a high mean accuracy with little spread over many analysed games; people have bad
+  games, an engine does not.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from itertools import combinations
 FREQUENT_PAIR = "frequent_pair"
 LOSING_PATTERN = "losing_pattern"
 BOT_TIMING = "bot_timing"
+ACCURACY_ABOVE_RATING = "accuracy_above_rating"
+STEADY_ACCURACY = "steady_accuracy"
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,17 @@ class RatedResult:
     @property
     def players(self) -> tuple[int, ...]:
         return tuple(player for group in self.places for player in group)
+
+
+@dataclass(frozen=True)
+class AccuracySample:
+    """One player's accuracy (0 to 100) in one analysed rated game, with his rating in the game's pool before it."""
+
+    user: int
+    pool: int
+    rating: float
+    accuracy: float
+    key: str = ""
 
 
 @dataclass(frozen=True)
@@ -55,6 +73,13 @@ class Thresholds:
     timing_min_moves: int = 60
     timing_max_cv: float = 0.2  # standard deviation / mean of thinking times
     timing_max_median_s: float = 0.35
+    accuracy_min_games: int = 5  # analysed games of the account
+    accuracy_band: float = 100.0  # peers: games of others rated within this of the account's mean rating
+    accuracy_min_peer_games: int = 10
+    accuracy_margin: float = 15.0  # points of accuracy above the peers' mean
+    steady_min_games: int = 10
+    steady_min_mean: float = 90.0
+    steady_max_spread: float = 4.0  # population standard deviation of the game accuracies
 
 
 def _pairs(
@@ -174,7 +199,73 @@ def bot_like_timing(thinking: Mapping[int, Sequence[float]], limits: Thresholds 
     return sorted(flags, key=lambda flag: -flag.score)
 
 
+def _by_player(samples: Iterable[AccuracySample]) -> dict[tuple[int, int], list[AccuracySample]]:
+    players: dict[tuple[int, int], list[AccuracySample]] = defaultdict(list)
+    for sample in samples:
+        players[(sample.user, sample.pool)].append(sample)
+    return players
+
+
+def accuracy_above_rating(samples: Sequence[AccuracySample], limits: Thresholds = Thresholds()) -> list[Flag]:
+    """Per account and pool: his mean accuracy against the mean accuracy, in the same pool, of the other
+    accounts' games played at a rating within ``accuracy_band`` of his mean rating."""
+    flags = []
+    for (user, pool), own in _by_player(samples).items():
+        if len(own) < limits.accuracy_min_games:
+            continue
+        rating = statistics.fmean(sample.rating for sample in own)
+        peers = [
+            sample.accuracy for sample in samples
+            if sample.pool == pool and sample.user != user and abs(sample.rating - rating) <= limits.accuracy_band
+        ]  # fmt: skip
+        if len(peers) < limits.accuracy_min_peer_games:
+            continue
+        mean = statistics.fmean(sample.accuracy for sample in own)
+        usual = statistics.fmean(peers)
+        if mean - usual >= limits.accuracy_margin:
+            flags.append(
+                Flag(
+                    kind=ACCURACY_ABOVE_RATING,
+                    users=(user,),
+                    score=min(1.0, (mean - usual) / (2 * limits.accuracy_margin)),
+                    evidence={"games": len(own), "mean_accuracy": round(mean, 1), "rating": round(rating),
+                              "band_mean_accuracy": round(usual, 1), "band_games": len(peers)},
+                    games=tuple(sample.key for sample in own[-20:] if sample.key),
+                )
+            )  # fmt: skip
+    return sorted(flags, key=lambda flag: -flag.score)
+
+
+def steady_accuracy(samples: Sequence[AccuracySample], limits: Thresholds = Thresholds()) -> list[Flag]:
+    """Per account and pool: a mean accuracy of at least ``steady_min_mean`` with a spread of at most
+    ``steady_max_spread`` over at least ``steady_min_games`` analysed games."""
+    flags = []
+    for (user, _pool), own in _by_player(samples).items():
+        if len(own) < limits.steady_min_games:
+            continue
+        values = [sample.accuracy for sample in own]
+        mean = statistics.fmean(values)
+        spread = statistics.pstdev(values)
+        if mean >= limits.steady_min_mean and spread <= limits.steady_max_spread:
+            flags.append(
+                Flag(
+                    kind=STEADY_ACCURACY,
+                    users=(user,),
+                    score=max(0.5, 1 - spread / limits.steady_max_spread),
+                    evidence={"games": len(own), "mean_accuracy": round(mean, 1), "spread": round(spread, 2)},
+                    games=tuple(sample.key for sample in own[-20:] if sample.key),
+                )
+            )  # fmt: skip
+    return sorted(flags, key=lambda flag: -flag.score)
+
+
 def review(
-    results: Sequence[RatedResult], thinking: Mapping[int, Sequence[float]], limits: Thresholds = Thresholds()
+    results: Sequence[RatedResult],
+    thinking: Mapping[int, Sequence[float]],
+    limits: Thresholds = Thresholds(),
+    accuracies: Sequence[AccuracySample] = (),
 ) -> list[Flag]:
-    return [*frequent_pairs(results, limits), *losing_patterns(results, limits), *bot_like_timing(thinking, limits)]
+    return [
+        *frequent_pairs(results, limits), *losing_patterns(results, limits), *bot_like_timing(thinking, limits),
+        *accuracy_above_rating(accuracies, limits), *steady_accuracy(accuracies, limits),
+    ]  # fmt: skip

@@ -199,11 +199,12 @@ class FairPlayReview:
     games_read: int
     moves_read: int
     since: datetime.datetime
+    accuracies_read: int = 0
 
 
 def fair_play_review(*, days: int = FAIR_PLAY_DAYS, pool: RatingPool | None = None) -> FairPlayReview:
-    """The fair-play flags over the rated games (and the human moves of live games) of the last `days`
-    days, with the accounts they name. A fixed number of queries."""
+    """The fair-play flags over the rated games (the human moves of live games, and the accuracies of analysed
+    games) of the last `days` days, with the accounts they name. A fixed number of queries."""
     from games.models import ActionLog, Seat
     from ratings import fairplay
 
@@ -245,7 +246,11 @@ def fair_play_review(*, days: int = FAIR_PLAY_DAYS, pool: RatingPool | None = No
             if user is not None and not action["by_timer"] and not action["by_autopilot"]:
                 thinking[user].append((action["at"] - previous["at"]).total_seconds())
         previous = action
-    flags = fairplay.review(results, thinking)
+    # Accuracies of analysed rated games (review/): the accuracy signals compare them within rating bands.
+    from review.selectors import accuracy_samples
+
+    accuracies = accuracy_samples(since=since, pool_id=pool.pk if pool is not None else None)
+    flags = fairplay.review(results, thinking, accuracies=accuracies)
     named = {user for flag in flags for user in flag.users}
     return FairPlayReview(
         flags=flags,
@@ -253,4 +258,5 @@ def fair_play_review(*, days: int = FAIR_PLAY_DAYS, pool: RatingPool | None = No
         games_read=len(rated_games),
         moves_read=len(actions),
         since=since,
+        accuracies_read=len(accuracies),
     )

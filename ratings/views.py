@@ -14,6 +14,7 @@ from django.views.decorators.http import require_safe
 from accounts.models import User
 from ratings import fairplay, selectors
 from ratings.models import RatingPool
+from review import selectors as review_selectors
 
 MAX_ACTIVE_DAYS = 3650
 
@@ -61,6 +62,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
         "charts": [history.chart_data() for history in histories],
         "record": selectors.player_record(user=player, ratings=[history.rating for history in histories]),
         "recent_games": selectors.recent_rated_games(user=player),
+        "accuracy": review_selectors.accuracy_by_pool(user=player),
     }
     return render(request, "ratings/player.html", context)
 
@@ -69,6 +71,8 @@ FAIR_PLAY_KINDS = {
     fairplay.FREQUENT_PAIR: _("Often play each other"),
     fairplay.LOSING_PATTERN: _("Loses to one opponent in a pattern"),
     fairplay.BOT_TIMING: _("Bot-like timing"),
+    fairplay.ACCURACY_ABOVE_RATING: _("Accuracy far above his rating's usual"),
+    fairplay.STEADY_ACCURACY: _("Steady bot-like accuracy"),
 }
 FAIR_PLAY_EXPLANATIONS = {
     fairplay.FREQUENT_PAIR: _("Most of the less active account's rated games were against the other one."),
@@ -76,6 +80,10 @@ FAIR_PLAY_EXPLANATIONS = {
         "The first account finishes behind the second far more often than behind anyone else it meets."
     ),
     fairplay.BOT_TIMING: _("A person's thinking times are too quick or too regular for a person."),
+    fairplay.ACCURACY_ABOVE_RATING: _(
+        "His mean accuracy in analysed games is far above that of players rated near him in the same pool."
+    ),
+    fairplay.STEADY_ACCURACY: _("A high accuracy with little spread over many analysed games: people have bad games."),
 }
 
 

@@ -136,6 +136,7 @@ def no_task_outlives_its_test() -> Iterator[None]:
     dropped when it ends: they would run against the next test's database, or keep the runner busy where the
     next test waits for it to be idle."""
     yield
-    from durak_site.inprocess_tasks import in_process_runner
+    from durak_site.inprocess_tasks import in_process_runners
 
-    in_process_runner().cancel_scheduled()
+    for runner in in_process_runners():
+        runner.cancel_scheduled()

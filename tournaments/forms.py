@@ -163,6 +163,10 @@ class TournamentCreateForm(ClockFields):
         label=_("Next round starts by itself"), required=False, initial=True,
         help_text=_("Otherwise the director confirms each round."),
     )  # fmt: skip
+    analyse_games = forms.BooleanField(
+        label=_("Analyse every game automatically"), required=False, initial=False,
+        help_text=_("Each finished game is reviewed by the engine; players and directors see its accuracy."),
+    )  # fmt: skip
     qualifier = forms.ModelChoiceField(
         label=_("Final stage of"), queryset=Tournament.objects.none(), required=False, empty_label=_("No qualifier"),
         help_text=_("Its best entrants enter this tournament when it ends."),
@@ -324,6 +328,7 @@ class TournamentCreateForm(ClockFields):
             "turn_seconds": data["turn_seconds"], "clock_base": data["clock_base_seconds"],
             "clock_increment": data["clock_increment_seconds"], "grace_seconds": data["grace_seconds"], "no_show": data["no_show"],
             "capacity": data["capacity"], "bots_allowed": data["bots_allowed"], "auto_advance": data["auto_advance"],
+            "analyse_games": data["analyse_games"],
             "qualifier": data["qualifier"], "qualify_count": data["qualify_count"] or 0,
         }  # fmt: skip
 

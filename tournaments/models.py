@@ -81,6 +81,8 @@ class Tournament(models.Model):
                                default=NoShow.FORFEIT)
     # False: the director confirms each next round.
     auto_advance = models.BooleanField(_("next round starts by itself"), default=True)
+    # Every finished game is analysed (review.services.analysis_request_automatic), counted against nobody.
+    analyse_games = models.BooleanField(_("analyse every game automatically"), default=False)
     # Stages: this tournament is the final of ``qualifier``; its best ``qualify_count`` go through.
     qualifier = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="finals", verbose_name=_("qualifier")

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "api",
     "notices",
     "gamedata",
+    "review",
 ]
 
 MIDDLEWARE = [
@@ -171,6 +172,9 @@ GAMES_RECOVERY_BOT_AFTER_S = env.float("GAMES_RECOVERY_BOT_AFTER_S", default=20.
 # Whether bots keep their table's pace (games.models.BotPace: at once, about a second, slowly); off, every bot
 # answers at once whatever its table says (the tests' settings, so that a test's bot moves never outlive it).
 GAMES_BOT_PACE = env.bool("GAMES_BOT_PACE", default=True)
+# Game review (review/): how many new analyses a person may ask for in 24 hours (one already stored is not
+# counted, nor one a tournament queues for every game).
+ANALYSES_PER_DAY = env.int("ANALYSES_PER_DAY", default=10)
 
 # The REST API (api/, docs/api.md): tokens or the session, rate limits per user (per address for anonymous
 # callers) counted in the shared cache, pages of 50, OpenAPI 3 schema at /api/schema/.

@@ -99,6 +99,7 @@ EXPECTED_STATUS: dict[str, tuple[int, int, int]] = {
     "/api/v1/account/games/": (401, 200, 200),
     "/api/v1/games/": (200, 200, 200),
     "/api/v1/games/{id}/": (200, 200, 200),
+    "/api/v1/games/{id}/analysis/": (401, 403, 409),  # only its players may read it, once the game is over
     "/api/v1/games/{id}/record/": (409, 409, 409),  # a running game's record: not yet
     "/api/v1/games/{id}/view/": (200, 200, 200),
     "/api/v1/players/": (200, 200, 200),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.conf import settings
@@ -93,6 +93,34 @@ def test_delay_returns_before_the_task_runs(in_process: None) -> None:
     assert runs == []
     gate.set()
     assert [marker for marker, _ in _wait_for_runs(1, timeout_s=5)] == ["after the gate"]
+
+
+@app.task(name="review.tasks.tests_record_run")
+def analysis_record_run(marker: str) -> None:
+    """A task routed to the "analysis" queue (review.tasks.*)."""
+    record_run(marker)
+
+
+def test_the_analysis_queue_runs_on_its_own_thread(in_process: None) -> None:
+    """A game analysis (minutes of CPU) never holds up the games' tasks, nor they it."""
+    games_busy, analysis_busy = threading.Event(), threading.Event()
+
+    def hold(event: threading.Event) -> Callable[[], None]:
+        return lambda: None if event.wait(5) else None
+
+    try:
+        in_process_runner().submit(call=hold(games_busy))  # the games' runner is held
+        analysis_record_run.delay("analysis")
+        assert [marker for marker, _ in _wait_for_runs(1, timeout_s=3)] == ["analysis"]
+        games_busy.set()
+        assert in_process_runner("analysis") is not in_process_runner()
+        in_process_runner("analysis").submit(call=hold(analysis_busy))  # now the analysis runner is held
+        record_run.delay("game")
+        assert [marker for marker, _ in _wait_for_runs(2, timeout_s=3)] == ["analysis", "game"]
+    finally:
+        games_busy.set()
+        analysis_busy.set()
+    assert in_process_runner("analysis").wait_until_idle(timeout_s=5)
 
 
 def test_an_expired_task_does_not_run(in_process: None) -> None:

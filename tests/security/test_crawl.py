@@ -129,6 +129,7 @@ EXPECTED_STATUS: dict[str, tuple[int, int, int, int, int]] = {
     "api/v1/games/": (200, 200, 200, 200, 200),
     "api/v1/games/<id:pk>/": (200, 200, 200, 200, 200),
     "api/v1/games/<id:pk>/actions/": (401, 405, 405, 405, 405),
+    "api/v1/games/<id:pk>/analysis/": (401, 403, 409, 403, 409),  # its players and staff, once it is over
     "api/v1/games/<id:pk>/record/": (409, 409, 409, 409, 409),
     "api/v1/games/<id:pk>/redeal/": (401, 405, 405, 405, 405),
     "api/v1/games/<id:pk>/surrender/": (401, 405, 405, 405, 405),
@@ -192,6 +193,8 @@ EXPECTED_STATUS: dict[str, tuple[int, int, int, int, int]] = {
     "ratings/fair-play/": (403, 403, 403, 200, 200),
     "ratings/player/<str:username>/": (200, 200, 200, 200, 200),
     "ratings/pool/<slug:slug>/": (200, 200, 200, 200, 200),
+    "review/game/<int:game_id>/analyse/": (302, 405, 405, 405, 405),
+    "review/game/<int:game_id>/analysis.json": (403, 403, 409, 403, 409),  # a running game is never analysed
     "rules/": (200, 200, 200, 200, 200),
     "tournaments/": (200, 200, 200, 200, 200),
     "tournaments/<int:tournament_id>/": (200, 200, 200, 200, 200),
@@ -315,7 +318,7 @@ def _row_counts() -> dict[str, int]:
     return {
         model._meta.label: model._default_manager.count()
         for model in apps.get_models()
-        if model._meta.app_label in ("accounts", "games", "ratings", "tournaments", "api", "notices")
+        if model._meta.app_label in ("accounts", "games", "ratings", "tournaments", "api", "notices", "review")
     }
 
 

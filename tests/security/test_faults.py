@@ -21,6 +21,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from durak_site.celery import TASK_QUEUES
 from games import services
 from games.engine import load_record, play
 from games.engine.actions import action_from_json
@@ -58,7 +59,7 @@ def _private_redis(port: int) -> Iterator[subprocess.Popen[bytes]]:
 def _worker_command() -> list[str]:
     return [
         sys.executable, "-m", "celery", "-A", "durak_site", "worker", "--pool=solo", "--loglevel=INFO",
-        "-Q", "games,bots,tournaments", "-n", f"faults-{time.monotonic_ns()}@%h",
+        "-Q", ",".join(TASK_QUEUES), "-n", f"faults-{time.monotonic_ns()}@%h",
         "--without-gossip", "--without-mingle", "--without-heartbeat",
     ]  # fmt: skip
 

@@ -211,6 +211,7 @@ def tournament_create(
     bots_allowed: bool = True,
     no_show: str = NoShow.FORFEIT,
     auto_advance: bool = True,
+    analyse_games: bool = False,
     qualifier: Tournament | None = None,
     qualify_count: int = 0,
 ) -> Tournament:
@@ -304,7 +305,7 @@ def tournament_create(
         registration_closes=registration_closes, starts_at=starts_at, round_interval=round_interval,
         turn_seconds=turn_seconds, clock_base=clock_base,
         clock_increment=clock_increment if clock_base is not None else 0, grace_seconds=grace_seconds, capacity=capacity, bots_allowed=bots_allowed,
-        no_show=no_show, auto_advance=auto_advance, qualifier=qualifier,
+        no_show=no_show, auto_advance=auto_advance, analyse_games=analyse_games, qualifier=qualifier,
         qualify_count=qualify_count if qualifier is not None else 0,
     )  # fmt: skip
     _audit(tournament, AuditAction.CREATED, actor=director, subject=tournament.name)
@@ -949,7 +950,8 @@ def _forfeit(tournament: Tournament, pairing: Pairing, gone: set[int], *, actor:
 
 def tournament_game_finished(result: GameResult) -> None:
     """The games.hooks callback (registered in TournamentsConfig.ready), run inside game_finalise's
-    transaction: score the game for its pairing, once."""
+    transaction: score the game for its pairing, once, and queue its analysis when the tournament analyses
+    every game."""
     match_game = MatchGame.objects.filter(game_id=result.game_id).select_related("pairing").first()
     if match_game is None:
         return
@@ -965,6 +967,11 @@ def tournament_game_finished(result: GameResult) -> None:
         place_points=tournament.place_points,
     )  # fmt: skip
     _store_outcome(match_game, outcome)
+    if tournament.analyse_games:
+        # review imports tournaments (who directs a game's tournament): imported here, not at the top.
+        from review.services import analysis_request_automatic
+
+        analysis_request_automatic(game_id=result.game_id)
     _after_game(tournament, match_game.pairing_id)
 
 

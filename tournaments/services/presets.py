@@ -40,6 +40,7 @@ def tournament_create_staged(
         round_interval=tournament.round_interval, turn_seconds=tournament.turn_seconds,
         clock_base=tournament.clock_base, clock_increment=tournament.clock_increment,
         grace_seconds=tournament.grace_seconds, no_show=tournament.no_show, auto_advance=tournament.auto_advance,
+        analyse_games=tournament.analyse_games,
         bots_allowed=tournament.bots_allowed, qualifier=tournament, qualify_count=final_size,
     )  # fmt: skip
     return tournament, final
