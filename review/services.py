@@ -196,7 +196,8 @@ def analysis_run(*, analysis_id: int) -> GameAnalysis | None:
     analysis_changed(analysis.game_id, selectors.progress_message(analysis))
     try:
         result = core.analyse_record(
-            record, budget=analysis.budget, seed=analysis.game_id, progress=_Progress(analysis, token)
+            record, budget=analysis.budget, seed=analysis.game_id, progress=_Progress(analysis, token),
+            ended_early=True,  # the game is over (only finished games are taken), by its last action or otherwise
         )
     except Exception as error:  # stored as failed (a time limit too), so that the page stops waiting
         logger.exception("analysis %s of game %s failed", analysis.pk, analysis.game_id)

@@ -161,12 +161,14 @@ def analysis_from_json(data: Mapping[str, Any]) -> GameAnalysis:
 
 
 def analyse_record(
-    record: Mapping[str, Any], *, budget: str = "default", seed: int = 0, progress: Progress | None = None
+    record: Mapping[str, Any], *, budget: str = "default", seed: int = 0, progress: Progress | None = None,
+    ended_early: bool = False,
 ) -> GameAnalysis:
     """Every decision of a finished game's record (DESIGN.md's format), judged from its seat's information.
-    ``seed`` fixes the search's random draws; ``progress`` is called after each decision. ValueError when the
-    record is malformed or the game is not over, or when the variant or the number of players is one the
-    analysis does not cover (``analysable``)."""
+    ``seed`` fixes the search's random draws; ``progress`` is called after each decision. ``ended_early``: the
+    game is over though its actions do not finish it (a surrender, a fall of the flag, a director's decision),
+    and the decisions made until then are judged. ValueError when the record is malformed or the game is not
+    over, or when the variant or the number of players is one the analysis does not cover (``analysable``)."""
     if budget not in BUDGETS:
         raise ValueError(f"unknown budget {budget!r}: choose from {', '.join(BUDGETS)}")
     if not isinstance(record, Mapping):
@@ -186,7 +188,7 @@ def analyse_record(
             play(end, seat, action)
         except IllegalAction as error:
             raise ValueError(f"malformed record: action {index} ({action}): {error}") from None
-    if not end.finished:
+    if not end.finished and not ended_early:
         raise ValueError(f"the game is not over after its {len(loaded.actions)} actions")
     total = decisions_to_analyse(record["actions"])
     tables = ProofTables()

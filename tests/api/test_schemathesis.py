@@ -54,23 +54,10 @@ def connection_kept_open() -> Iterator[None]:
     request_finished.connect(close_old_connections)
 
 
-@pytest.fixture
-def review_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    """games.bots.review's search is being written (issue 34): until it is, its interface raises
-    NotImplementedError, which this test is not about, and a stand-in says every game is covered. (Asking for an
-    analysis here queues nothing: each call's savepoint is never committed.)"""
-    from games.bots import review
-
-    try:
-        review.analysable({}, 2)
-    except NotImplementedError:
-        monkeypatch.setattr(review, "analysable", lambda rules, players: True)
-
-
 @pytest.mark.timeout(240)
 @pytest.mark.django_db
 def test_every_operation_answers_within_its_schema_and_never_with_a_server_error(
-    connection_kept_open: None, review_search: None
+    connection_kept_open: None
 ) -> None:
     from django.conf import settings as django_settings
 

@@ -203,6 +203,9 @@ def test_an_illegal_or_unfinished_game_is_refused() -> None:
     record = record_of(Rules(), 2, "review-refused")
     with pytest.raises(ValueError, match="not over"):
         analyse_record({**record, "actions": record["actions"][:-3]}, budget="test")
+    # A game that ended otherwise (a surrender, a flag, a director's decision): the decisions made are judged.
+    early = analyse_record({**record, "actions": record["actions"][:-3]}, budget="test", ended_early=True)
+    assert [decision.ply for decision in early.decisions] == list(range(len(record["actions"]) - 3))
     swapped = [{**action, "seat": 1 - action["seat"]} if index == 0 else action
                for index, action in enumerate(record["actions"])]
     with pytest.raises(ValueError, match="malformed record: action 0"):

@@ -20,12 +20,16 @@ class FakeSearch:
     covers: bool = True  # what analysable answers
     during: Callable[[int], None] | None = None
     failure: Exception | None = None
+    ended_early: list[bool] = field(default_factory=list)  # what each call said of a game ended otherwise
 
-    def analyse_record(self, record: Any, *, budget: str = "default", seed: int = 0, progress: Any = None) -> Any:
+    def analyse_record(
+        self, record: Any, *, budget: str = "default", seed: int = 0, progress: Any = None, ended_early: bool = False
+    ) -> Any:
         self.calls.append(seed)
+        self.ended_early.append(ended_early)
         if self.failure is not None:
             raise self.failure
-        return fake_analysis(record, budget=budget, progress=progress, during=self.during)
+        return fake_analysis(record, budget=budget, progress=progress, during=self.during, ended_early=ended_early)
 
     def analysable(self, rules: Any, players: int) -> bool:
         return self.covers

@@ -12,7 +12,7 @@ from games.bots.review import Decision, GameAnalysis, Progress
 
 
 def fake_analysis(record: Mapping[str, Any], *, budget: str = "default", progress: Progress | None = None,
-                  during: Callable[[int], None] | None = None) -> GameAnalysis:
+                  during: Callable[[int], None] | None = None, ended_early: bool = False) -> GameAnalysis:
     """The analysis the fake search gives ``record``; ``during(ply)`` is called before each decision's progress
     (a test's way of doing something while the analysis runs)."""
     actions = record["actions"]

@@ -70,6 +70,7 @@ def test_the_task_run_again_stores_nothing_twice(search: FakeSearch, queued: lis
     tasks.analyse_game(analysis.pk)
     again = GameAnalysis.objects.get(pk=analysis.pk)
     assert search.calls == [game.pk]  # the second run saw it done and did not search
+    assert search.ended_early == [True]  # a finished game may have ended by a surrender, a flag or a decision
     assert (again.finished, again.result) == (first.finished, first.result)
     assert SeatAccuracy.objects.filter(analysis=analysis).count() == 2
 

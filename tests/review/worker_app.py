@@ -19,7 +19,9 @@ from tests.review.fakes import fake_analysis
 SEARCH_SECONDS = 1.5
 
 
-def _analyse_record(record: Mapping[str, Any], *, budget: str = "default", seed: int = 0, progress: Any = None) -> Any:
+def _analyse_record(
+    record: Mapping[str, Any], *, budget: str = "default", seed: int = 0, progress: Any = None, ended_early: bool = False
+) -> Any:
     with open(os.environ["REVIEW_FAKE_CALLS"], "a", encoding="utf-8") as calls:
         calls.write(f"{os.getpid()} {seed}\n")
     pause = SEARCH_SECONDS / max(1, len(record["actions"]))
