@@ -119,7 +119,7 @@ def illegal_in_words(index: int, reason: str, action: dict[str, Any], seat_words
         return _("Move %(n)s is not allowed: %(card)s does not beat %(attack)s.") % {
             "n": move, "card": card_text(matched[1]), "attack": card_text(matched[2]),
         }  # fmt: skip
-    matched = re.search(r"seat (\d+) cannot \w+ (.+): not in his hand", reason)
+    matched = re.search(r"seat (\d+) cannot \w+(?: with)? (.+): not in his hand", reason)
     if matched:
         return _("Move %(n)s is not allowed: %(who)s does not hold %(cards)s.") % {
             "n": move, "who": who(matched[1]), "cards": _cards_in_words(matched[2]),

@@ -44,9 +44,7 @@ def replay_strings() -> dict[str, Any]:
         "table_empty": _("The table is empty."),
         "no_trump": _("no trump"),
         "stock_empty": _("The stock is empty."),
-        "stock_title": _("The stock, top first"),
         "trump_bottom": _("the trump, at the bottom"),
-        "discard_n": _("discard: %(n)s"),
         "bout": _("%(attacker)s attacks %(defender)s"),
         "durak_is": _("%(name)s is the durak."),
         "draw": _("A draw: nobody is the durak."),
@@ -61,21 +59,19 @@ def replay_strings() -> dict[str, Any]:
         },  # fmt: skip
         "suit_names": {"S": _("spades"), "C": _("clubs"), "D": _("diamonds"), "H": _("hearts")},
         # The analysis.
-        "chance_title": _("Chance of not being the durak"),
-        "chance_axis": _("chance, %"),
+        "chance_axis": _("chance of not being the durak, per cent"),
         "move_axis": _("move"),
         "marks": {
             "inaccuracy": pgettext("analysis mark", "Inaccuracy"), "mistake": pgettext("analysis mark", "Mistake"),
             "blunder": pgettext("analysis mark", "Blunder"),
         },  # fmt: skip
-        "decision_played": _("%(name)s played: %(move)s"),
+        "decision_played": _("Played: %(move)s"),
         "decision_best": _("Better: %(move)s"),
         "decision_best_same": _("This was the best move."),
         "decision_chances": _("Chance of not being the durak: %(before)s%% before, %(after)s%% after this move, "
                               "%(best)s%% after the better one."),
         "decision_solved": _("(proven by the endgame solver)"),
         "decision_forced": _("The only move there was."),
-        "next_move": _("Next: %(line)s"),
         "actions": {
             "attack": _("lead %(cards)s"), "throw": _("throw in %(cards)s"), "transfer": _("transfer with %(cards)s"),
             "cover": _("cover %(attack)s with %(card)s"), "show_trump": _("show the trump %(card)s and transfer"),

@@ -9,7 +9,8 @@ const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 export function format(template, values) {
-  return template.replace(/%\((\w+)\)s/g, (_, key) => (key in values ? String(values[key]) : ""));
+  // "%%" is a percent sign, as in the server's (Python's) templates of the same strings.
+  return template.replace(/%\((\w+)\)s/g, (_, key) => (key in values ? String(values[key]) : "")).replace(/%%/g, "%");
 }
 
 export function parseCard(name) {

@@ -268,7 +268,7 @@ def test_the_board_says_it_in_russian() -> None:
     record = _record([{"seat": 0, "type": "attack", "cards": ["9S"]}, {"seat": 1, "type": "cover", "attack": "9S", "card": "QH"}])
     status, html = _board(Client(), json.dumps(record), language="ru")
     assert status == 400
-    assert "Ход 2 не по правилам: Место 2 не держит Д♥." in _text(html) or "Ход 2 не по правилам" in _text(html)
+    assert "Ход 2 не по правилам: Д♥ нет на руках у игрока Место 2." in _text(html)
     status, html = _board(Client(), "{not json", language="ru")
     text = _text(html)
     assert status == 400 and "Это не запись игры: текст не в формате JSON (строка 1, столбец 2)." in text
