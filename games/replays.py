@@ -73,7 +73,7 @@ def replay_steps(data: object, names_of_seats: Sequence[str] | None = None, lang
     players = len(record.hands)
     seat_words = list(names_of_seats) if names_of_seats else seat_names(players)
     raw_actions = data["actions"] if isinstance(data, dict) and isinstance(data.get("actions"), list) else []
-    entries = [
+    entries: list[dict[str, Any]] = [
         {"seq": index, "seat": seat, "action": {"seat": seat, **action.to_json()},
          "timer": bool(isinstance(raw, dict) and raw.get("timer")),
          "autopilot": bool(isinstance(raw, dict) and raw.get("autopilot"))}

@@ -59,7 +59,6 @@ def replay_strings() -> dict[str, Any]:
         },  # fmt: skip
         "suit_names": {"S": _("spades"), "C": _("clubs"), "D": _("diamonds"), "H": _("hearts")},
         # The analysis.
-        "chance_axis": _("chance of not being the durak, per cent"),
         "move_axis": _("move"),
         "marks": {
             "inaccuracy": pgettext("analysis mark", "Inaccuracy"), "mistake": pgettext("analysis mark", "Mistake"),

@@ -344,9 +344,12 @@ export class Replay {
   markMoveList() {
     if (!this.moveItems) return;
     const list = this.parts.moves;
+    // At a decision of the analysis its move, the next one, is marked too: that is the move it judges.
+    const deciding = this.decisions.has(this.current) ? this.current + 1 : null;
     this.moveItems.forEach((item, index) => {
       const current = index + 1 === this.current;
       item.classList.toggle("current", current);
+      item.classList.toggle("deciding", index + 1 === deciding);
       const button = item.querySelector(".move-line");
       if (current) button.setAttribute("aria-current", "step");
       else button.removeAttribute("aria-current");
@@ -411,7 +414,7 @@ export class Replay {
         interaction: { mode: "nearest", intersect: false },
         scales: {
           x: { type: "linear", min: 0, max: this.last, title: { display: true, text: this.strings.move_axis }, ticks: { precision: 0 } },
-          y: { min: 0, max: 100, title: { display: true, text: this.strings.chance_axis } },
+          y: { min: 0, max: 100, ticks: { callback: (value) => `${value}%` } },
         },
         plugins: { legend: { position: "bottom" } },
         onClick: (event, elements) => {

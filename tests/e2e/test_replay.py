@@ -5,6 +5,7 @@ nothing is wider than the screen. With BROWSER_SCREENSHOT_DIR set, the pages are
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
@@ -118,6 +119,7 @@ def test_the_replay_steps_by_keys_and_slider_and_opens_at_move_n(live_server_url
     page.keyboard.press("End")
     expect(page.locator("#replay-board")).to_have_attribute("data-move", str(last))
     expect(page.locator("[data-part=end]")).to_contain_text("is the durak")
+    _shot(page, "replay-end-desktop-en")
     slider = page.locator("[data-part=slider]")
     slider.fill(str(last // 2))
     expect(page.locator("#replay-board")).to_have_attribute("data-move", str(last // 2))
@@ -133,6 +135,16 @@ def test_the_replay_steps_by_keys_and_slider_and_opens_at_move_n(live_server_url
     _no_sideways_scroll(phone)
     phone.locator("[data-go=next]").click()
     expect(phone.locator("#replay-board")).to_have_attribute("data-move", str(last // 2 + 1))
+    # In Russian: the counter, the court cards' letters (В, Д, К, Т) and the shuffle's check in words.
+    for viewport, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        russian = _page(browser, viewport, "ru-RU", errors)
+        russian.goto(f"{url}?move={last // 2}")
+        expect(russian.locator("[data-part=counter]")).to_have_text(f"Ход {last // 2} из {last}")
+        expect(russian.locator("[data-part=shuffle-verdict]")).to_contain_text("колода не менялась во время игры")
+        if viewport is PHONE:
+            _no_sideways_scroll(russian)
+        _shot(russian, f"replay-{label}-ru")
+        russian.close()
     assert not errors, errors
 
 
@@ -147,7 +159,7 @@ def _serve_with_analysis(page: Page, game: Game, analysis: dict[str, Any], langu
             lambda: Client().get(reverse("games:game-replay", args=[game.pk]), HTTP_ACCEPT_LANGUAGE=language).content
         )
     finally:
-        views_replay.analysis_json_for = original  # type: ignore[assignment]
+        views_replay.analysis_json_for = original
     page.route(f"{url}*", lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html))
 
 
@@ -188,6 +200,8 @@ def test_the_analysis_graph_is_drawn_and_a_marked_move_opens_its_decision(
             _shot(page, f"replay-analysis-{label}-{language}")
             # A point of the graph opens its decision too.
             page.keyboard.press("End")
+            expect(page.locator("#replay-board")).to_have_attribute("data-move", str(len(game.record["actions"])))
+            canvas.scroll_into_view_if_needed()
             box = canvas.bounding_box()
             assert box is not None
             point = page.evaluate(
@@ -217,5 +231,30 @@ def test_the_analysis_board_refuses_a_bad_record_in_words_and_keeps_it(live_serv
             if viewport is PHONE:
                 _no_sideways_scroll(page)
             _shot(page, f"analysis-board-error-{label}-{locale[:2]}")
+            page.close()
+    # A move the rules refuse: said in words, and the moves before it can be stepped through.
+    hands = [["6S", "9S", "JH", "QH", "7C", "AS"], ["7S", "8S", "10D", "JD", "6H", "KC"]]
+    deck = [rank + suit for suit in "CDHS" for rank in ("6", "7", "8", "9", "10", "J", "Q", "K", "A")]
+    record = {
+        "rules": {"deck": 36}, "players": 2, "hands": hands, "first_attacker": 0,
+        "stock": [card for card in deck if not any(card in hand for hand in hands)],
+        "actions": [{"seat": 0, "type": "attack", "cards": ["9S"]}, {"seat": 1, "type": "cover", "attack": "9S", "card": "7S"}],
+    }  # fmt: skip
+    for viewport, label in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        for locale, expected in (("en-GB", "Move 2 is not allowed: 7♠ does not beat 9♠."),
+                                 ("ru-RU", "Ход 2 не по правилам: 7♠ не бьёт 9♠.")):  # fmt: skip
+            page = _page(browser, viewport, locale, errors)
+            page.goto(f"{live_server_url}/analysis/")
+            page.locator("#record").fill(json.dumps(record))
+            page.locator("form.record-form button[type=submit]").click()
+            expect(page.locator("[data-part=record-problem]")).to_have_text(expected)
+            expect(page.locator("#replay-board")).to_have_attribute("data-move", "1")
+            expect(page.locator("[data-part=counter]")).not_to_be_empty()  # the script has started
+            page.keyboard.press("Home")
+            expect(page.locator("#replay-board")).to_have_attribute("data-move", "0")
+            expect(page.locator(".replay-player .replay-card")).to_have_count(12)
+            if viewport is PHONE:
+                _no_sideways_scroll(page)
+            _shot(page, f"analysis-board-illegal-{label}-{locale[:2]}")
             page.close()
     assert not errors, errors

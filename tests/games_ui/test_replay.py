@@ -19,8 +19,8 @@ from games.bots.review import Decision, GameAnalysis
 from games.engine import load_record, play
 from games.engine.cards import card_name, names
 from games.models import Game
-from games.snapshots import state_of
 from tests.games.factories import latest_game, person, table
+from tests.leakproof import cards_in
 from tests.ratings_app.helpers import play_out
 
 pytestmark = pytest.mark.django_db
@@ -122,18 +122,13 @@ def test_move_n_opens_there_and_a_move_out_of_range_opens_at_the_end() -> None:
 def test_a_running_game_is_refused_without_any_card() -> None:
     first, second = person("vera"), person("yakov")
     game = _running(first, second)
-    state = state_of(game)
     for reader in (first, second, person("zlata"), None):
         response = _client_for(reader).get(_url(game))
         html = response.content.decode()
         assert response.status_code == 403
         assert "This game is still being played: its replay opens once the game is over." in _text(html)
         assert "replay-data" not in html
-        for hand in state.hands:
-            for card in names(hand):
-                assert f'"{card}"' not in html and f">{card}<" not in html
-        for card in state.stock:
-            assert card_name(card) not in re.sub(r"<[^>]+>", " ", html).split()
+        assert not cards_in(response.content), "no card in any form: not one of a hand, the stock or the trump"
 
 
 def test_a_private_game_is_replayed_only_by_those_who_may_see_it() -> None:
@@ -285,3 +280,47 @@ def test_the_board_refuses_bad_records_in_words() -> None:
     status, html = _board(client, "not json")
     assert status == 400 and "This is not a game record: the text is not JSON (line 1, column 1)." in _text(html)
     assert "Expecting value" not in html
+
+
+# --- links to the replay ------------------------------------------------------------------------------
+
+
+def test_the_game_page_and_the_players_profile_link_to_the_replay() -> None:
+    from tests.ratings_app.helpers import finished_game
+
+    anna, boris = person("links-anna"), person("links-boris")
+    game, _ = finished_game([anna, boris], rated=True)
+    replay = _url(game)
+    page = _client_for(anna).get(reverse("games:game", args=[game.pk])).content.decode()
+    assert f'data-part="replay" href="{replay}"' in page
+    profile = Client().get(reverse("ratings:player", args=[anna.username])).content.decode()
+    assert f'href="{replay}" data-part="replay"' in profile
+
+
+def test_the_tournament_pages_link_each_finished_game_to_its_replay() -> None:
+    from tests.tournaments.factories import bots, director, enter, play_games, tournament
+    from tournaments import services as tournament_services
+    from tournaments.models import MatchGame
+
+    chief = director()
+    event = tournament(chief, rounds=1, name="Replay Cup")
+    enter(event, bots(4))
+    tournament_services.tournament_start(tournament=event, by=chief)
+    play_games(event)
+    game_id = MatchGame.objects.filter(pairing__tournament=event).values_list("game_id", flat=True).first()
+    replay = reverse("games:game-replay", args=[game_id])
+    client = _client_for(chief)
+    for page in (
+        reverse("tournaments:round", args=[event.pk, 1]),
+        reverse("tournaments:entrant", args=[event.pk, 1]),
+        reverse("tournaments:direct", args=[event.pk]),
+    ):
+        assert f'href="{replay}"' in client.get(page).content.decode(), page
+
+
+def test_the_api_names_a_finished_games_replay() -> None:
+    game = _finished(person("api-anna"), person("api-boris"))
+    answer = Client().get(f"/api/v1/games/{game.pk}/").json()
+    assert answer["replay_url"] == f"http://testserver{_url(game)}"
+    running = _running(person("api-vera"), person("api-gleb"))
+    assert Client().get(f"/api/v1/games/{running.pk}/").json()["replay_url"] is None
