@@ -41,6 +41,11 @@ def position_json(state: State) -> dict[str, Any]:
     view = public_view(state)
     shown = {key: view[key] for key in _VIEW_KEYS if key in view}
     shown["hands"] = [names(hand) for hand in state.hands]
+    if state.rules.hidden_cards:
+        # Aktobe: each seat's hidden card while it lies face down, and the card under the face-up trump.
+        face_down = [state.face_down(seat) for seat in range(state.n)]
+        shown["face_down"] = [card_name(card) if card >= 0 else None for card in face_down]
+        shown["under_trump"] = card_name(state.hidden_trump) if state.stock and state.hidden_trump >= 0 else None
     # The state keeps the stock bottom first, so that a draw pops from the end.
     shown["stock"] = [card_name(card) for card in reversed(state.stock)]
     return shown

@@ -45,6 +45,8 @@ def replay_strings() -> dict[str, Any]:
         "no_trump": _("no trump"),
         "stock_empty": _("The stock is empty."),
         "trump_bottom": _("the trump, at the bottom"),
+        "hidden_face_down": _("a hidden card face down"),
+        "under_trump": _("the card face down under the trump"),
         "bout": _("%(attacker)s attacks %(defender)s"),
         "durak_is": _("%(name)s is the durak."),
         "draw": _("A draw: nobody is the durak."),

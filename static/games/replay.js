@@ -172,6 +172,15 @@ export class Replay {
       wrap.append(cardSvg(name, this.strings));
       cards.append(wrap);
     }
+    // Aktobe: the hidden card still face down beside the hand, shown face up (the game is over) and marked.
+    const faceDown = (position.face_down || [])[seat];
+    if (faceDown) {
+      const wrap = element("span", "replay-card face-down-card");
+      wrap.dataset.card = faceDown;
+      wrap.title = this.strings.hidden_face_down;
+      wrap.append(cardSvg(faceDown, this.strings));
+      cards.append(wrap);
+    }
     panel.append(cards);
     return panel;
   }
@@ -237,6 +246,16 @@ export class Replay {
       const item = element("li", "replay-card");
       item.dataset.card = name;
       item.append(cardSvg(name, this.strings));
+      if (index === position.stock.length - 1 && position.under_trump) {
+        const under = element("li", "replay-card face-down-card");
+        under.dataset.card = position.under_trump;
+        under.title = this.strings.under_trump;
+        under.append(cardSvg(position.under_trump, this.strings));
+        list.append(item, under);
+        item.classList.add("stock-trump");
+        item.title = this.strings.trump_bottom;
+        return;
+      }
       if (index === position.stock.length - 1 && name === position.trump_card) {
         item.classList.add("stock-trump");
         item.title = this.strings.trump_bottom;

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import services, views_replay
+from games.replays import replay_steps
 from games.bots.review import Decision, GameAnalysis
 from games.engine import load_record, play
 from games.engine.cards import card_name, names
@@ -324,3 +325,27 @@ def test_the_api_names_a_finished_games_replay() -> None:
     assert answer["replay_url"] == f"http://testserver{_url(game)}"
     running = _running(person("api-vera"), person("api-gleb"))
     assert Client().get(f"/api/v1/games/{running.pk}/").json()["replay_url"] is None
+
+
+def test_an_aktobe_replay_shows_the_hidden_cards_and_the_card_under_the_trump() -> None:
+    from games.engine import Record, deal, preset_rules
+
+    dealt = deal(preset_rules("aktobe"), 3, seed="aktobe-replay", salt="salt")
+    record = Record(rules=dealt.rules, hands=dealt.hands, stock=dealt.stock, trump=dealt.trump,
+                    hidden=dealt.hidden, hidden_trump=dealt.hidden_trump).to_json()  # fmt: skip
+    position = replay_steps(record).steps[0]["position"]
+    assert dealt.hidden is not None
+    assert position["face_down"] == [card_name(card) for card in dealt.hidden]
+    assert position["under_trump"] == card_name(dealt.hidden_trump)
+    assert position["stock"] == [card_name(card) for card in dealt.stock]
+
+
+def test_a_surrendered_game_ends_its_replay_with_the_surrender() -> None:
+    first, second = person("pavel"), person("raisa")
+    game = _running(first, second)
+    services.game_surrender(game_id=game.pk, user=second)
+    services.game_finalise(game_id=game.pk)
+    data = _data(_client_for(first).get(_url(game)).content.decode())
+    assert len(data["steps"]) == 1, "given up before the first move: the deal alone"
+    assert data["steps"][-1]["end_line"] == "raisa surrenders"
+    assert data["result_line"] == "raisa surrendered. raisa is the durak."
