@@ -122,6 +122,8 @@ export class Replay {
       laid: new Set(cardsOf(step.action)),
       best: new Set(decision && decision.mark ? cardsOf(decision.best) : []),
       played: new Set(decision && decision.mark ? cardsOf(decision.played) : []),
+      // The attack card the better move covers, on the table.
+      bestTarget: decision && decision.mark && decision.best ? decision.best.attack || null : null,
       seat: decision ? decision.seat : null,
       mark: decision ? decision.mark : null,
     };
@@ -148,6 +150,9 @@ export class Replay {
   playerPanel(position, seat, highlight) {
     const panel = element("li", "player replay-player");
     panel.dataset.seat = String(seat);
+    // The seat that makes the next move of the record, outlined as the game page outlines the seat to act.
+    const next = this.steps[this.current + 1];
+    panel.classList.toggle("to-act", Boolean(next) && next.seat === seat);
     const role = this.roleOf(position, seat);
     const head = element("div", "replay-player-head");
     const name = element("strong", "player-name", this.nameOf(seat));
@@ -221,6 +226,7 @@ export class Replay {
       const attack = element("div", "card-button attack-card");
       attack.dataset.card = pair.attack;
       if (highlight.laid.has(pair.attack)) attack.classList.add("just-laid");
+      if (highlight.bestTarget === pair.attack) attack.classList.add("best-target");
       attack.append(cardSvg(pair.attack, this.strings));
       slot.append(attack);
       if (pair.cover) {
