@@ -15,9 +15,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.models import User
-from api import records, selectors, services
+from api import selectors, services
 from api.models import ApiToken
+from games import replays
 from games import selectors as game_selectors
+from games.engine import EngineError
+from games.views_replay import replay_strings
 
 MAX_RECORD_BYTES = 1_000_000
 
@@ -81,52 +84,93 @@ def bot_account(request: HttpRequest) -> HttpResponse:
 
 
 def _record_from_request(request: HttpRequest) -> tuple[Any, str]:
-    """The record the form sent (a file or the text box) as parsed JSON, and its text for the text box."""
+    """The record the form sent (a file or the text box) as parsed JSON, and its text for the text box.
+    ValueError with the problem in the reader's words."""
     upload = request.FILES.get("file")
     if upload is not None:
         if upload.size is not None and upload.size > MAX_RECORD_BYTES:
-            raise ValueError(_("The file is too large."))
+            raise ValueError(_("The file is too large: a game record is at most 1 MB."))
         text = upload.read().decode("utf-8", errors="replace")
     else:
         text = request.POST.get("record", "")
     if len(text) > MAX_RECORD_BYTES:
-        raise ValueError(_("The record is too large."))
+        raise _TextProblem(text[:MAX_RECORD_BYTES], _("The record is too large: a game record is at most 1 MB."))
+    if not text.strip():
+        raise _TextProblem(text, _("Paste a game record or choose its file."))
     try:
         return json.loads(text), text
-    except (ValueError, RecursionError) as error:
-        raise ValueError(_("This is not JSON: %(error)s") % {"error": error}) from None
+    except RecursionError:
+        raise _TextProblem(text, _("This is not a game record: the text is not JSON.")) from None
+    except ValueError as error:
+        raise _TextProblem(text, replays.not_json_in_words(error)) from None
 
 
-def _board_strings() -> dict[str, str]:
+class _TextProblem(ValueError):
+    """Text that is not a record: the problem in words, and the text to keep in the text box."""
+
+    def __init__(self, text: str, problem: str) -> None:
+        super().__init__(problem)
+        self.text = text
+
+
+def _board(data: Any, names: list[str] | None) -> dict[str, Any]:
+    """The replay of a record for the board, or its problem in the reader's words."""
+    try:
+        replayed = replays.replay_steps(data, names)
+    except (EngineError, RecursionError) as error:
+        return {"problem": replays.malformed_in_words(str(error)) if isinstance(error, EngineError)
+                else _("The record is nested too deeply to be read.")}  # fmt: skip
+    last = len(replayed.steps) - 1
+    result_line = ""
+    if replayed.result is not None:
+        durak = replayed.result.get("durak")
+        seats = names or replays.seat_names(len(replayed.steps[0]["position"]["hands"]))
+        if replayed.result.get("outcome") == "draw":
+            result_line = _("A draw: nobody is the durak.")
+        elif isinstance(durak, int) and 0 <= durak < len(seats):
+            result_line = _("%(name)s is the durak.") % {"name": seats[durak]}
+    players = names or replays.seat_names(len(replayed.steps[0]["position"]["hands"]))
     return {
-        "deal": _("The deal"), "seat": _("seat"), "move": _("Move"), "trump": _("Trump"), "stock": _("stock"),
-        "discard": _("discard"), "table": _("Table"), "result": _("Result"), "draw": _("a draw"),
-        "durak": _("durak"), "attacking": _("attacking"), "defending": _("defending"), "out": _("out"),
+        "problem": replayed.problem,
+        "replay_data": {
+            "steps": replayed.steps, "start": last, "analysis": None, "my_seat": None, "result_line": result_line,
+            "players": [{"seat": seat, "name": name, "bot": False} for seat, name in enumerate(players)],
+            "result": {"durak": replayed.result.get("durak")} if replayed.result else None,
+        },  # fmt: skip
     }
 
 
 @require_http_methods(["GET", "POST"])
 def analysis(request: HttpRequest) -> HttpResponse:
-    """Step through a game: a record pasted or uploaded here, or a finished game of the site (?game=ID)."""
-    context: dict[str, Any] = {"text": "", "analysis": None, "problem": None, "game": None,
-                               "board_strings": _board_strings()}
+    """Step through a game: a record pasted or uploaded here, or a finished game of the site (?game=ID). A
+    record that cannot be read, or a move the rules refuse, is told in the reader's words; the text stays."""
+    context: dict[str, Any] = {"text": "", "problem": None, "game": None, "replay_data": None,
+                               "replay_strings": replay_strings()}  # fmt: skip
     if request.method == "POST":
         try:
             data, context["text"] = _record_from_request(request)
+        except _TextProblem as error:
+            context["text"], context["problem"] = error.text, str(error)
         except ValueError as error:
             context["problem"] = str(error)
         else:
-            context["analysis"] = records.analyse(data)
-    elif request.GET.get("game", "").isdigit():
+            context.update(_board(data, None))
+    elif request.GET.get("game", "").isdigit() and len(request.GET["game"]) <= 12:
         game = get_object_or_404(selectors.visible_games(request.user).defer(None), pk=int(request.GET["game"]))
         try:
             record = game_selectors.game_record_json(game=game)
         except ValidationError:
             context["problem"] = _("This game is still being played: its replay opens once the game is over.")
         else:
+            names = [game_selectors.seat_name(seat) for seat in selectors.game_players(game)]
             context["game"] = game
+            context["names"] = names
             context["text"] = json.dumps(record, ensure_ascii=False, indent=1)
-            context["analysis"] = records.analyse(record)
-            context["names"] = [game_selectors.seat_name(seat) for seat in selectors.game_players(game)]
-    status = 400 if context["problem"] or (context["analysis"] and context["analysis"]["exit_status"] == 2) else 200
+            context.update(_board(record, names))
+    if context["replay_data"] is not None:
+        steps = context["replay_data"]["steps"]
+        asked = request.GET.get("move", "")
+        if asked.isascii() and asked.isdecimal() and len(asked) <= 6:
+            context["replay_data"]["start"] = min(int(asked), len(steps) - 1)
+    status = 400 if context["problem"] else 200
     return render(request, "api/analysis.html", context, status=status)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -143,11 +144,22 @@ class GameSerializer(serializers.ModelSerializer):
     result = serializers.SerializerMethodField()
     rating_pool = serializers.SerializerMethodField()
     rules = serializers.JSONField()
+    replay_url = serializers.SerializerMethodField(
+        help_text="the replay page (every hand face up, move by move), once the game is over; null before"
+    )
 
     class Meta:
         model = Game
         fields = ["id", "table", "status", "rules", "players", "stake", "rated", "seq", "started", "finished",
-                  "commitment", "seats", "result", "rating_pool"]
+                  "commitment", "seats", "result", "rating_pool", "replay_url"]
+
+    @extend_schema_field(serializers.URLField(allow_null=True))
+    def get_replay_url(self, game: Game) -> str | None:
+        if game.status != GameStatus.FINISHED:
+            return None
+        path = reverse("games:game-replay", args=[game.pk])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
 
     @extend_schema_field(SeatSerializer(many=True))
     def get_seats(self, game: Game) -> list[dict[str, Any]]:

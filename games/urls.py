@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import views, views_replay
 
 app_name = "games"
 
@@ -20,4 +20,5 @@ urlpatterns = [
     path("link/<str:token>/", views.table_link, name="table-link"),
     path("game/<int:game_id>/", views.game_page, name="game"),
     path("game/<int:game_id>/record.json", views.game_record, name="game-record"),
+    path("game/<int:game_id>/replay/", views_replay.game_replay, name="game-replay"),
 ]

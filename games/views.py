@@ -494,7 +494,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     context = {
         "game": game,
         "tournament": tournament,
-        "replay_url": f"{reverse('api-pages:analysis')}?game={game.pk}",
+        "replay_url": reverse("games:game-replay", args=[game.pk]),
         "new_game_url": f"{reverse('games:play')}?like={game.pk}#create-heading",
         "table": game.table,
         "words": rules_in_words(game.rules, game.players),

@@ -7,11 +7,8 @@ import { CardDrag } from "./drag.js";
 import { Motion } from "./motion.js";
 
 import { drawDecision, renderResultPanel } from "./result.js";
+import { RED_SUITS, SUIT_SYMBOLS, cardLabel, cardSvg, cardText, format, parseCard, sortedCards } from "./cards.js";
 
-const SUIT_SYMBOLS = { S: "\u2660", C: "\u2663", D: "\u2666", H: "\u2665" };
-const RED_SUITS = new Set(["D", "H"]);
-const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "Joker"];
-const SVG_NS = "http://www.w3.org/2000/svg";
 const RECONNECT_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
 // A replay ordered by the director: the page shows the decision this long before it moves to the new game.
 const DECISION_PAUSE_MS = 2500;
@@ -22,27 +19,6 @@ const MIN_STRIP_PX = 44;
 function readJson(id) {
   const element = document.getElementById(id);
   return element ? JSON.parse(element.textContent) : null;
-}
-
-function format(template, values) {
-  return template.replace(/%\((\w+)\)s/g, (_, key) => (key in values ? String(values[key]) : ""));
-}
-
-function parseCard(name) {
-  if (name === "RJ" || name === "BJ") return { rank: "Joker", suit: null, red: name === "RJ" };
-  const suit = name.slice(-1);
-  return { rank: name.slice(0, -1), suit, red: RED_SUITS.has(suit) };
-}
-
-function rankIndex(name) {
-  return RANK_ORDER.indexOf(parseCard(name).rank);
-}
-
-function svgElement(tag, attributes, text) {
-  const element = document.createElementNS(SVG_NS, tag);
-  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
-  if (text !== undefined) element.textContent = text;
-  return element;
 }
 
 export class GameTable {
@@ -206,18 +182,11 @@ export class GameTable {
   }
 
   cardText(name) {
-    const card = parseCard(name);
-    if (card.suit === null) return this.strings.joker;
-    return `${this.strings.ranks[card.rank] || card.rank}${SUIT_SYMBOLS[card.suit]}`;
+    return cardText(name, this.strings);
   }
 
   cardLabel(name) {
-    const card = parseCard(name);
-    if (card.suit === null) return this.strings.joker;
-    return format(this.strings.card_label, {
-      rank: this.strings.rank_names[card.rank] || card.rank,
-      suit: this.strings.suit_names[card.suit],
-    });
+    return cardLabel(name, this.strings);
   }
 
   roleOf(seat) {
@@ -244,19 +213,7 @@ export class GameTable {
   }
 
   sortedHand() {
-    const trump = this.view.trump;
-    const suitOrder = ["S", "C", "D", "H"];
-    const key = (name) => {
-      const card = parseCard(name);
-      const trumpRank = card.suit === null ? 2 : card.suit === trump ? 1 : 0;
-      return [trumpRank, suitOrder.indexOf(card.suit), rankIndex(name)];
-    };
-    return [...(this.view.hand || [])].sort((a, b) => {
-      const ka = key(a);
-      const kb = key(b);
-      for (let i = 0; i < ka.length; i += 1) if (ka[i] !== kb[i]) return ka[i] - kb[i];
-      return 0;
-    });
+    return sortedCards(this.view.hand || [], this.view.trump);
   }
 
   playableCards() {
@@ -310,31 +267,7 @@ export class GameTable {
   // --- drawing -------------------------------------------------------------------------------
 
   cardSvg(name, { back = false } = {}) {
-    const svg = svgElement("svg", { viewBox: "0 0 100 140", class: "card-svg", role: "img" });
-    if (back) {
-      svg.setAttribute("aria-label", this.strings.card_back);
-      svg.append(svgElement("rect", { x: 2, y: 2, width: 96, height: 136, rx: 9, class: "card-back" }));
-      svg.append(svgElement("rect", { x: 10, y: 10, width: 80, height: 120, rx: 5, class: "card-back-inner" }));
-      return svg;
-    }
-    const card = parseCard(name);
-    svg.setAttribute("aria-label", this.cardLabel(name));
-    svg.classList.add(card.red ? "red" : "black");
-    svg.append(svgElement("rect", { x: 2, y: 2, width: 96, height: 136, rx: 9, class: "card-face" }));
-    if (card.suit === null) {
-      svg.append(svgElement("text", { x: 50, y: 82, "text-anchor": "middle", class: "card-pip" }, "\u2605"));
-      svg.append(svgElement("text", { x: 10, y: 30, class: "card-rank" }, "J"));
-      return svg;
-    }
-    const rank = this.strings.ranks[card.rank] || card.rank;
-    const symbol = SUIT_SYMBOLS[card.suit];
-    svg.append(svgElement("text", { x: 9, y: 33, class: "card-rank" }, rank));
-    svg.append(svgElement("text", { x: 10, y: 60, class: "card-suit" }, symbol));
-    svg.append(svgElement("text", { x: 54, y: 112, "text-anchor": "middle", class: "card-pip" }, symbol));
-    const corner = svgElement("g", { transform: "rotate(180 50 70)" });
-    corner.append(svgElement("text", { x: 9, y: 33, class: "card-rank small" }, rank));
-    svg.append(corner);
-    return svg;
+    return cardSvg(name, this.strings, { back });
   }
 
   // Draw the message: measure where the cards are, draw, lay out, then animate from there (motion.js). A

@@ -62,9 +62,9 @@ def test_the_analysis_board_steps_through_a_pasted_record_and_a_finished_game(cl
     game, _ = finished_game([person("anna"), person("boris")])
     record = game_record_json(game=game)
     pasted = client.post(reverse("api-pages:analysis"), {"record": json.dumps(record)})
-    assert pasted.status_code == 200 and 'id="analysis-steps"' in pasted.content.decode()
-    steps = json.loads(re.search(r'id="analysis-steps"[^>]*>(.*?)</script>', pasted.content.decode(), re.S).group(1))  # type: ignore[union-attr]
-    assert len(steps) == len(record["actions"]) + 1
+    assert pasted.status_code == 200 and 'id="replay-data"' in pasted.content.decode()
+    data = json.loads(re.search(r'id="replay-data"[^>]*>(.*?)</script>', pasted.content.decode(), re.S).group(1))  # type: ignore[union-attr]
+    assert len(data["steps"]) == len(record["actions"]) + 1
 
     shown = client.get(reverse("api-pages:analysis") + f"?game={game.pk}")
     assert shown.status_code == 200 and "anna" in shown.content.decode()

@@ -90,7 +90,7 @@ def test_a_rated_game_against_a_bot_shows_the_rating_change_without_a_reload(
     expect(page.locator("[data-part=places] .rating-numbers").first).to_have_text(re.compile(r"^\d+ \u2192 \d+\??$"))
     assert page.evaluate("window.sameDocument === true"), "the page was reloaded"
     expect(page.locator("[data-part=rating-column]")).to_be_visible()
-    expect(page.locator("[data-part=replay]")).to_have_attribute("href", f"/analysis/?game={rated_game.pk}")
+    expect(page.locator("[data-part=replay]")).to_have_attribute("href", f"/play/game/{rated_game.pk}/replay/")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "page scrolls sideways"
     assert errors == [], f"the page's script failed: {errors}"
 

@@ -179,6 +179,8 @@ EXPECTED_STATUS: dict[str, tuple[int, int, int, int, int]] = {
     "play/": (200, 200, 200, 200, 200),
     "play/game/<int:game_id>/": (200, 200, 200, 200, 200),
     "play/game/<int:game_id>/record.json": (403, 403, 403, 403, 403),
+    # The crawl's game is being played: its replay is a page that says so, with no card.
+    "play/game/<int:game_id>/replay/": (403, 403, 403, 403, 403),
     "play/link/<str:token>/": (302, 302, 302, 302, 302),
     "play/table/<int:table_id>/": (302, 302, 302, 302, 302),
     "play/table/<int:table_id>/bots/": (302, 405, 405, 405, 405),
