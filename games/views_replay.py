@@ -7,6 +7,7 @@ played gets a page that says its replay opens once it is over, and no card.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -25,9 +26,25 @@ from games.replays import replay_steps, shuffle_check, voided_deal_checks
 from games.views import _visible_game, rules_in_words
 
 
+AnalysisSource = Callable[[Game], "dict[str, Any] | None"]
+_analysis_sources: list[AnalysisSource] = []
+
+
+def provide_analysis(source: AnalysisSource) -> AnalysisSource:
+    """Register where a game's analysis comes from: the review app does, in its ``ready`` (it depends on
+    games, so games asks it through this hook rather than importing it)."""
+    if source not in _analysis_sources:
+        _analysis_sources.append(source)
+    return source
+
+
 def analysis_json_for(game: Game) -> dict[str, Any] | None:
     """The game's analysis as ``games.bots.review.GameAnalysis.to_json`` writes it, or None when the game has
-    none. The review app, which stores analyses and runs their task, provides it; until then no game has one."""
+    none (or no app provides analyses)."""
+    for source in _analysis_sources:
+        found = source(game)
+        if found is not None:
+            return found
     return None
 
 
@@ -91,8 +108,11 @@ def accuracy_rows(analysis: dict[str, Any] | None, names: list[str]) -> list[dic
     rows = []
     for seat, name in enumerate(names):
         marks = [item.get("mark") for item in analysis.get("decisions", []) if item.get("seat") == seat]
+        first = next(
+            (item["ply"] for item in analysis.get("decisions", []) if item.get("seat") == seat and item.get("mark")), None
+        )
         rows.append({
-            "name": name, "accuracy": accuracy[seat] if seat < len(accuracy) else None,
+            "name": name, "accuracy": accuracy[seat] if seat < len(accuracy) else None, "first_marked": first,
             "inaccuracies": marks.count("inaccuracy"), "mistakes": marks.count("mistake"), "blunders": marks.count("blunder"),
         })  # fmt: skip
     return rows

@@ -12,6 +12,7 @@ from typing import Any
 from django.urls import reverse
 
 from accounts.models import User
+from games.bots import review as core
 from games.models import Game, GameStatus, Seat
 from review.models import AnalysisStatus, GameAnalysis, SeatAccuracy
 
@@ -59,6 +60,16 @@ def can_review(*, user: User | None, game: Game) -> bool:
 
 def analysis_of(*, game: Game, budget: str) -> GameAnalysis | None:
     return GameAnalysis.objects.filter(game=game, budget=budget).first()
+
+
+def replay_analysis(game: Game) -> dict[str, Any] | None:
+    """The analysis the replay page draws (games.bots.review's JSON): the deepest budget done, if any."""
+    done = [row for row in GameAnalysis.objects.filter(game=game, status=AnalysisStatus.DONE) if row.result]
+    if not done:
+        return None
+    budgets = list(core.BUDGETS)
+    best = max(done, key=lambda row: budgets.index(row.budget) if row.budget in budgets else -1)
+    return dict(best.result or {})
 
 
 def analysis_url(*, game_id: int, budget: str) -> str:

@@ -2,6 +2,9 @@
 // (ws/analysis/<game id>/: {"type": "analysis.progress", done, total, status} as it goes, then "analysis.done")
 // and writes its progress in the page's language; once done, a link to the analysis's JSON.
 const panel = document.querySelector("[data-part=analysis-panel]");
+// On the replay page an analysis that finishes while the page is open is drawn at once: the page loads again.
+const replay = document.getElementById("replay-board");
+const doneAtLoad = panel?.querySelector("[data-part=analysis]")?.dataset.status === "done";
 
 function status() {
   let line = panel.querySelector("[data-part=analysis-status]");
@@ -16,7 +19,10 @@ function status() {
 
 function show(message) {
   const line = status();
-  if (message.type === "analysis.done" && message.status === "done") {
+  if (message.type === "analysis.done" && message.status === "done" && replay && !doneAtLoad) {
+    line.textContent = panel.dataset.done;
+    window.location.reload();
+  } else if (message.type === "analysis.done" && message.status === "done") {
     line.textContent = `${panel.dataset.done} `;
     const link = document.createElement("a");
     link.href = message.url;

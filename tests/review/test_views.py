@@ -129,3 +129,24 @@ def test_the_finished_games_page_offers_its_players_the_analysis(search: FakeSea
     game_services.table_join(table=running, user=boris)
     playing = latest_game(running)
     assert 'data-part="analysis-panel"' not in _client(anna).get(f"/play/game/{playing.pk}/").content.decode()
+
+
+def test_the_replay_offers_the_analysis_to_its_players_and_draws_it_once_stored(
+    search: FakeSearch, queued: list[int], django_capture_on_commit_callbacks: Any
+) -> None:
+    anna, boris, stranger = person(), person(), person()
+    game, _ = finished_game([anna, boris])  # played out, so that there are decisions to mark
+    url = f"/play/game/{game.pk}/replay/"
+    page = _client(anna).get(url).content.decode()
+    assert f'action="/review/game/{game.pk}/analyse/"' in page and 'data-part="chart"' not in page
+    assert f"/review/game/{game.pk}/analyse/" not in _client(stranger).get(url).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        _client(anna).post(f"/review/game/{game.pk}/analyse/", {"budget": "default"})
+    tasks.analyse_game(queued[0])
+    analysis = GameAnalysis.objects.get(game=game)
+    assert analysis.status == AnalysisStatus.DONE
+    page = _client(stranger).get(url).content.decode()  # a stored analysis is drawn for whoever sees the replay
+    assert 'data-part="chart"' in page and 'data-part="accuracy"' in page
+    # The fake search marks seat 1's decisions at every fourth ply from 1: its first mark is linked.
+    first = next(item["ply"] for item in analysis.result["decisions"] if item["mark"])
+    assert f'href="?move={first}" data-part="first-marked"' in page
