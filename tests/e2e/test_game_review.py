@@ -1,0 +1,117 @@
+"""Game review in real Chromium against Daphne, with the real search (issue 34): a player who took every attack
+against a bot gives the game up on its page, opens its replay from the result, asks for the analysis there and
+watches its progress come over the socket; once it is done the page draws it (each player's accuracy and the
+graph), the first marked decision opens with the better move named and its card pointed at, and the arrow keys
+step the replay from there."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from games.models import Game
+from review.models import AnalysisStatus, GameAnalysis
+from tests.e2e.table_states import (
+    DESKTOP, PHONE, PODKIDNOY, bot_moves, first_of, fresh, game_against_bot, log_in, move, person, quiet_test_process,
+    screenshot_dir,
+)  # fmt: skip
+from tests.e2e.test_play_a_game import browser
+from tests.e2e.test_redeal import _in_thread
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+__all__ = ["browser", "quiet_test_process"]  # fixtures used below
+
+PLAYER_MOVES = 14  # the player's moves made through the services before the page gives the game up
+
+
+def _a_game_thrown_away(name: str, language: str) -> tuple[Any, Game]:
+    """A heads-up podkidnoy game against the easy bot where the player took every attack and led his highest
+    cards: decisions the analysis marks. It is still being played."""
+    player = person(name, language=language)
+    game = bot_moves(game_against_bot(player, rules=PODKIDNOY, first_attacker=1))
+    for _ in range(PLAYER_MOVES):
+        if fresh(game).status != "playing":
+            break
+        game = move(game, player, first_of("take", "pass", "throw", "attack"))
+    assert fresh(game).status == "playing", "the game ended before the page could give it up"
+    return player, game
+
+
+def _shot(page: Page, name: str) -> None:
+    page.screenshot(path=str(screenshot_dir() / f"review-{name}.png"), full_page=True)
+
+
+@pytest.mark.timeout(420)
+@pytest.mark.parametrize(("language", "viewport"), [("en", DESKTOP), ("ru", PHONE)], ids=["en-desktop", "ru-phone"])
+def test_a_player_asks_for_the_analysis_after_his_game_and_steps_from_his_first_marked_decision(
+    language: str, viewport: Any, browser: Browser, live_server_url: str, quiet_test_process: None
+) -> None:
+    player, game = _in_thread(lambda: _a_game_thrown_away(f"review-{language}", language))
+    context = browser.new_context(viewport=viewport, locale="ru-RU" if language == "ru" else "en-GB")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    heard: list[dict[str, Any]] = []
+
+    def listen(socket: Any) -> None:
+        if "/ws/analysis/" in socket.url:
+            socket.on("framereceived", lambda payload: heard.append(json.loads(payload)))
+
+    page.on("websocket", listen)
+    log_in(page, live_server_url, player.username)
+
+    # The game ends on its page: the player gives it up, and the result offers the replay.
+    page.goto(f"{live_server_url}/play/game/{game.pk}/")
+    expect(page.locator("[data-part=connection]")).to_have_attribute("data-state", "connected")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("[data-part=surrender]").click()
+    expect(page.locator("[data-part=result]")).to_be_visible(timeout=30_000)
+    page.locator("[data-part=replay]").click()
+    page.wait_for_url(f"**/play/game/{game.pk}/replay/**")
+    expect(page.locator("canvas[data-part=chart]")).to_have_count(0)
+
+    # The analysis is asked for on the replay; its progress comes over the socket; when done the page draws it.
+    page.locator("[data-part=analysis-panel] button[type=submit]").click()
+    expect(page.locator("[data-part=analysis-status]")).to_be_visible()
+    expect(page.locator("canvas[data-part=chart]")).to_be_visible(timeout=300_000)
+    progress = [message for message in heard if message.get("type") == "analysis.progress"]
+    assert any(0 < message["done"] < message["total"] for message in progress), heard
+    assert any(message.get("type") == "analysis.done" and message["status"] == "done" for message in heard), heard
+    stored = _in_thread(lambda: GameAnalysis.objects.get(game_id=game.pk))
+    assert stored.status == AnalysisStatus.DONE and stored.requested_by_id == player.pk
+    marked = [decision for decision in (stored.result or {"decisions": []})["decisions"] if decision["mark"] and decision["seat"] == 0]
+    assert marked, "taking every attack and leading the highest cards gave nothing away?"
+    page.wait_for_function(
+        "() => { const c = document.querySelector('canvas[data-part=chart]');"
+        " if (!c || !c.width || !window.Chart || !window.Chart.getChart(c)) return false;"
+        " const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+        " let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i]) n++; return n > 500; }"
+    )
+    accuracy = page.locator("[data-part=accuracy]")
+    expect(accuracy).to_contain_text("%")
+    _shot(page, f"done-{language}")
+
+    # The first marked decision opens with the better move named and its card pointed at.
+    first = marked[0]["ply"]
+    page.locator("[data-part=first-marked]").first.click()
+    page.wait_for_url(f"**?move={first}")
+    board = page.locator("#replay-board")
+    expect(board).to_have_attribute("data-move", str(first))
+    best = page.locator("[data-part=best-move]")
+    expect(best).to_be_visible()
+    expect(best).to_contain_text("Лучше" if language == "ru" else "Better")
+    assert page.locator(".replay-card.best").count() >= 1
+    _shot(page, f"decision-{language}")
+
+    # The arrow keys step the replay, and the address follows.
+    page.keyboard.press("ArrowRight")
+    expect(board).to_have_attribute("data-move", str(first + 1))
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(board).to_have_attribute("data-move", str(first - 1))
+    assert page.url.endswith(f"?move={first - 1}")
+    context.close()
+    assert errors == [], f"the page's script failed: {errors}"
