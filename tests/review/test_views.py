@@ -148,5 +148,5 @@ def test_the_replay_offers_the_analysis_to_its_players_and_draws_it_once_stored(
     page = _client(stranger).get(url).content.decode()  # a stored analysis is drawn for whoever sees the replay
     assert 'data-part="chart"' in page and 'data-part="accuracy"' in page
     # The fake search marks seat 1's decisions at every fourth ply from 1: its first mark is linked.
-    first = next(item["ply"] for item in analysis.result["decisions"] if item["mark"])
+    first = next(item["ply"] for item in (analysis.result or {"decisions": []})["decisions"] if item["mark"])
     assert f'href="?move={first}" data-part="first-marked"' in page
