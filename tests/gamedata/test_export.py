@@ -310,7 +310,8 @@ def test_the_games_are_read_a_chunk_at_a_time_with_a_fixed_number_of_queries_a_c
 
     # One query for the games (a cursor read chunk by chunk), then for each chunk its seats with their players
     # and, when the chunk holds a rated game, its rating changes: never a query of one game.
-    assert reads(100) == (1, 3)
+    seats, total = reads(100)
+    assert seats == 1 and total <= 3  # (PostgreSQL may fold the rating changes' prefetch differently)
     seats, total = reads(2)
     assert seats == 3 and total <= 1 + 2 * 3
     seats, total = reads(1)

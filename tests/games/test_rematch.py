@@ -224,15 +224,15 @@ def test_new_game_fills_the_lobby_form_like_the_finished_games_table() -> None:
 
 
 def test_the_replay_link_opens_a_finished_game_on_the_analysis_board() -> None:
+    """The game page's end links to the replay page; the analysis board opens the game as well (?game=)."""
     anna, boris = person("rm-anna10"), person("rm-boris10")
     old = _finished([anna, boris])
     client = Client()
     client.force_login(anna)
-    replay = f"{reverse('api-pages:analysis')}?game={old.pk}"
-    assert replay in client.get(reverse("games:game", args=[old.pk])).content.decode()
-    board = client.get(replay)
-    assert board.status_code == 200 and board.context["analysis"]["steps"]
-    assert 'id="analysis-steps"' in board.content.decode()
+    assert reverse("games:game-replay", args=[old.pk]) in client.get(reverse("games:game", args=[old.pk])).content.decode()
+    board = client.get(f"{reverse('api-pages:analysis')}?game={old.pk}")
+    assert board.status_code == 200 and board.context["replay_data"]["steps"]
+    assert 'id="replay-board"' in board.content.decode()
     assert f'href="{reverse("games:game", args=[old.pk])}" data-part="back-to-game"' in board.content.decode()
 
 
@@ -247,8 +247,8 @@ def test_the_analysis_board_refuses_a_running_game_and_a_private_game_without_ac
     refused = client.get(f"{reverse('api-pages:analysis')}?game={running.pk}")
     assert refused.status_code == 400
     text = refused.content.decode()
-    assert "still being played" in text and 'id="analysis-steps"' not in text
-    assert refused.context["analysis"] is None
+    assert "still being played" in text and 'id="replay-board"' not in text
+    assert refused.context["replay_data"] is None
 
     secret = _finished([person("rm-carol11"), person("rm-dan11")], private=True)
     assert client.get(f"{reverse('api-pages:analysis')}?game={secret.pk}").status_code == 404
