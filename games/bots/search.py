@@ -195,10 +195,7 @@ def rewards(state: State) -> list[float]:
     """Each seat's reward for a game: by place, 1 for the first out down to 0 for the durak, places shared by
     players who went out in the same bout averaged; in teams by the team's result. A playout stopped before
     the end (players can pass cards round for ever) ranks the players still in by their card counts.
-
-    Only the place counts: heads-up, a tenth of the reward by the margin (the cards the durak is left with)
-    scored 0.793 of 193 decided games against the heuristic (bench/search_probe.py, 100 deals from both seats
-    at 0.3 s), the same as 0.790 without."""
+    Only the place counts (docs/experiments.md, games.bots.search.rewards)."""
     n = state.n
     result = state.result
     if state.team_of is not None:
@@ -273,10 +270,8 @@ def _team_rewards_by_cards(state: State) -> list[float]:
 
 def playout(state: State, rng: random.Random, epsilon: float) -> None:
     """Play ``state`` to its end in place: every seat plays the heuristic with full sight of this deal,
-    and now and then (``epsilon``) a random move from the tree's move set instead.
-
-    Every table plays with ``epsilon`` 0: ``bench/search_probe.py --epsilon=0.1`` (100 deals from both seats at
-    0.3 s) measured 0.796 of 196 decided games against the heuristic, the same as 0.790 without."""
+    and now and then (``epsilon``) a random move from the tree's move set instead; every table plays with
+    ``epsilon`` 0 (docs/experiments.md, games.bots.search.playout)."""
     hands = state.hands
     steps = 0
     most = PLAYOUT_ACTIONS_PER_PLAYER * state.n
@@ -475,10 +470,8 @@ class SearchBot:
                     child.available += 1
                     available.append((child, move))
             if untried:
-                # A new child at random. Measured at 0.3 s against the heuristic (100 deals from both seats):
-                # the heuristic's move first scored 0.769 of 195 decided games, against 0.790; and the tree
-                # runs on past the bout's end, since stopping it there (the draws fuse deals in the nodes
-                # after it) scored 0.698 of 192.
+                # A new child at random, and the tree runs on past the bout's end (docs/experiments.md,
+                # games.bots.search: expanding a node).
                 key, move = untried[int(rng.random() * len(untried))]
                 child = Node()
                 child.available = 1
