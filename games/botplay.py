@@ -1,7 +1,7 @@
 """Choosing a bot seat's move: the level's bot sees only what the seat may know (games.bots.knowledge).
 
-The bots issue may not have landed every level yet; a level without a bot falls back to the random bot,
-which looks at nothing but its own legal actions.
+A level ``games.bots.policy_for_level`` does not know falls back to the random bot, which looks at nothing
+but its own legal actions.
 """
 
 from __future__ import annotations

@@ -11,16 +11,11 @@ it knows the others' cards. When the stock is empty it counts cards: it knows wh
 leads what he cannot beat, sheds cards to go out and throws in everything when that takes it out. It
 transfers whenever it can with plain cards or by showing a trump: the bout is someone else's and the cards
 it lays are cheap. Heads-up with the stock empty it knows the other hand and plays a move the endgame solver
-(``endgame``) proves to win, or else not to lose, when it finds one within a small budget (against the random
-bot this took the share of decided games won from about 0.96 to 0.975). At a cheating
+(``endgame``) proves to win, or else not to lose, when it finds one within a small budget. At a cheating
 table it accuses every card it can tell was illegal (a cover that does not beat, a throw-in whose rank was
 not on the table) and never cheats itself.
 
-The weights were tuned by self-play (thousands of mirrored heads-up games against the previous version and
-against the random bot): throwing in high plain cards, leading high pairs and taking low cards to spare
-trumps each lost games. The rules that read the others' cards were tuned in full-sight self-play (``decide``
-with every hand in sight and no endgame solver, as in the search's playouts): 0.553 of the decided games in
-40,000 mirrored heads-up games against the previous rules.
+The weights were tuned by self-play (docs/experiments.md, games.bots.heuristic.decide).
 
 Aktobe (issue 8): jokers are dearer than any trump (they beat everything), so they are spent last. The bot
 says "one card!" at once, asks "how many cards?" only of a player it saw forget (he acted down to one card

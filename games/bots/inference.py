@@ -208,11 +208,8 @@ class Posterior:
 
     With ``blend`` (the search passes ``BLEND``) a deal does not take a guess whole: each unseen card's chance
     of being in his hand is its weighed share of the guesses times ``blend``, plus a blind deal's chance times
-    the rest (``weights``), and his hand is drawn card by card in proportion. The chain alone repeats a few
-    hands (62 distinct in 300 deals on average, late in a game often one), which the search then plays as if it
-    knew: in 367 positions of 30 heuristic self-play games the blended deals gave 190 distinct hands in 300, a
-    log-loss of 0.480 a card against 0.500 for the chain's and 0.523 for blind deals, and 0.39 of his hidden
-    cards against 0.43 and 0.33 (blends of 0.5 to 0.75 scored alike; a /tmp script)."""
+    the rest (``weights``), and his hand is drawn card by card in proportion: the chain alone repeats a few
+    hands, which the search would then play as if it knew (docs/experiments.md, games.bots.inference.BLEND)."""
 
     __slots__ = ("observation", "guesses", "cumulative", "likelihood", "fewest", "decisions", "cards", "weights",
                  "need")

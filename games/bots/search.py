@@ -7,83 +7,13 @@ available), adds one node, plays the game out with the heuristic bot for every s
 on the path with the reward of the seat that made it. Rewards are by place: 1 for the first out down to 0
 for the durak, shared places averaged; in team games 1 for the winning team, 0 for the losers, 1/2 a draw.
 
-Heads-up on plain tables the deals are not drawn blind: every move the other player has made since the deal is
-evidence of his hand (``Observation.history``), the heuristic being the model of him. ``inference.Posterior``
-weighs guesses at his hidden cards by how many of his decisions the heuristic would have made otherwise with
-them (his draws walked back), at most ``POSTERIOR_SHARE`` of the move's budget, and the search deals from it.
-In heuristic self-play its deals hold 0.43 of his hidden cards, against 0.35 for the current bout's evidence
-alone and 0.33 for blind deals (417 positions of 40 games); knowing his hand outright is worth about 0.10
-against the heuristic (bench/search_probe.py, ``sighted``). Against the heuristic at 0.3 s (bench/search_probe.py,
-each deal from both seats; a miss then counted a fixed 0.1, not ``inference.adaptive_likelihood``), beside the
-search before it, which kept blind deals in proportion to the likelihood of his moves in the current bout
-alone (rejection sampling; that code and its probe arm ``bout`` are gone since the posterior replaced it):
-155 of 195 decided games against 147 of 197 on 100 deals, then 215 of 289 against 216 of 289 on 150 others (63
-games better, 63 worse); 0.764 against 0.747 in all, within the noise. A posterior without the chain (100
-weighed guesses only) guessed as well (0.429) and scored 146 of 196 on the first 100 deals. The chain's deals
-repeat a few hands, so each card's chance is now blended with a blind deal's (``inference.BLEND``): at 1 s a
-move (bench/search_probe.py, 60 deals from both seats) the blended search scored 99 of 117 decided games
-(0.846), the chain's whole guesses 93 of 113 (0.823) and blind deals 97 of 118 (0.822); within the noise, and
-the blend's chances of each card are the better calibrated (inference.Posterior). Elsewhere (three
-or more players, a cheating table, Aktobe, no history given) the deals are drawn blind (``Observation.sample``).
-Keeping the other seat's statistics apart by the moves he has in the deal (his covers, throw-ins and takes: a
-cheap stand-in for his own information set, so that he chooses as if he knew his hand) scored 0.747 of 289
-decided games against 0.739 of 295 for this search (150 deals from both seats at 0.1 s; 56 games better, 54
-worse): left out.
-
-When several seats may act the tree draws one at random, as the engine's harness does. Moves in the tree
-are a reduced, honest set (single cards and whole ranks; each open card covered by its cheapest plain or
-cheapest trump beater) and the heuristic's own move (``tree_moves``; at the root as the seat sees the game).
-The other seats choose in the tree by UCB1 too, with a lower constant than the bot's (``OTHERS_EXPLORATION``).
-Measured with bench/search_probe.py (100 deals from both seats at 0.3 s, where the search with one constant
-for every seat scored 0.790 of 190 decided games against the heuristic): the other seat playing the
-heuristic's move in the tree instead scored 0.823 of 198 against the heuristic but 0.333 of 96 against that
-search (50 deals from both seats at 0.3 s): it learns to exploit one opponent and loses to a better one.
-Every legal move at the root instead of the reduced set scored 0.731 of 197. At 0.1 s (100 deals from both
-seats), where this search scored 0.733 of 195, PIMC instead (a perfect-information search of each of 10 deals
-drawn from the observation, a tenth of the budget each, the root's visits summed) scored 0.564 of 197: each
-deal's search plays as if it saw the other hand. A progressive bias toward the heuristic's move where the
-other seat chooses in the tree (1 / (visits + 1), so that his choices follow his cards in the deal) scored
-0.727 of 293 against 0.730 of 296 without (150 deals from both seats at 0.1 s).
-With cards in the stock the search plays another move than the heuristic's in about half of its choices (30
-games at 0.3 s): most often it takes where the heuristic covers (one choice in six) and leads one card where the
-heuristic leads a pair. Overruling it there, with the same 150 deals from both seats at 0.3 s against the
-heuristic: the heuristic's plain cover instead of taking scored 230 of 296 decided games, the heuristic's pair
-instead of one of its cards 213 of 292, and the search as it is 223 of 291. Of the 300 games, 77 ended otherwise
-with the first (41 better, 36 worse) and 69 with the second (29 better, 40 worse): the search's takes are no
-mistake, and its single leads are, if anything, better than the pairs.
-Where the search earns its edge, on the same deals: the heuristic's move whenever 20 or more cards are left in
-the stock (the first two bouts or so) scored 224 of 292, as the search; from 12 cards up, 208 of 291 (another
-run than the search's, so the games differ by more than the moves overruled: 58 better, 75 worse).
-Two changes to the playouts, measured at 0.1 s and left out. A learned value: a logistic model of who wins
-from a bout's start (each hand's cards by rank and trumpness, hand sizes, who leads; one set of weights for
-each of five stock sizes), fitted to 100,000 games of the heuristic against itself. Cutting a playout at the
-end of its bout and scoring the model there (stock not empty) runs 2.5 times as many iterations and scored
-0.736 of 193 decided games against the heuristic; the mean of the model and the playout, 0.737 of 190; this
-search, 0.727 of 194 (100 deals from both seats). The model cannot judge much better than a playout: even
-gradient-boosted trees over richer features (pairs, voids, the face-up trump) explain about 3 % of the
-variance of the result with 19 or more cards in the stock and 6 % with 11 to 18: the stock's order decides.
-Playouts in which each seat sees only its own hand (the other hand and the stock as one unseen pool, as
-the heuristic sees them at a table) scored 0.734 of 293, against 0.735 of 294 with full sight (150 deals).
-Solving the playouts' last cards instead of playing them out: heads-up with the stock empty, the heuristic's
-play from a position with at most 4, 6 or 8 cards left in the hands and on the table ends otherwise than the
-exact solver says in 15 %, 16 % and 19 % of the positions (300 self-play games); solving there costs 13, 41 and
-189 positions on average. A playout that handed its last 6 cards (or 4) to the solver (400 positions at most,
-the proofs kept) scored 153 of 195 decided games against the heuristic, as this search did (153 of 195; 36
-games better, 37 worse), and 142 of 197 with 4 cards (100 deals from both seats at 0.3 s): the sharper ending
-costs half the iterations (2,700 a second against 6,000) and buys nothing measurable. Left out.
-Heads-up once the stock is empty or holds only the face-up trump, the bot knows every card and asks the
-endgame solver first (``SearchBot.endgame_move``: 100,000 positions a CPU second of its budget, the tree ordered
-by the heuristic's move, the proofs kept from move to move); it searches only when nothing is proven in time.
-Paired against the heuristic (iterations capped, so that the games are the same up to the endgame), this
-solver changed 7 of 300 games at 1,000 iterations a move (150 deals from both seats), all for the better (5
-losses won, 2 drawn), and 2 of 200 at 3,000 (100 other deals), one each way: a small gain, and the smaller the
-stronger the search that falls back on. The solver before it (20,000 positions, the stock empty only, no order,
-nothing kept) threw away a proven win in 7 of 100 won endgames at its first endgame move (now 2 of 100).
-A search stops at its CPU-time budget or its iteration cap, whichever comes first; with a fixed seed and a
-cap that binds first it is reproducible. The budget is the whole move's: the solver, the evidence and the
-search share it, and the search stops before an iteration would overrun it, keeping what releasing the tree
-costs (``RELEASE_PER_NODE``, ``LONGEST_MARGIN``). A bot at a live table also has a wall-clock cap
-(``wall_seconds``), so that it answers in time on a loaded server.
+Heads-up on plain tables the deals come from ``inference.Posterior`` (the other player's moves since the deal
+as evidence of his hand, at most ``POSTERIOR_SHARE`` of the budget); elsewhere they are drawn blind. Moves in
+the tree are a reduced, honest set (``tree_moves``); the other seats choose by UCB1 with ``OTHERS_EXPLORATION``.
+Heads-up with the stock empty or holding only the face-up trump, the endgame solver is asked first
+(``SearchBot.endgame_move``). A search stops at its CPU-time budget, its iteration cap or the live table's
+wall-clock cap (``wall_seconds``), keeping what releasing the tree costs (``RELEASE_PER_NODE``, ``LONGEST_MARGIN``).
+What was tried and measured: docs/experiments.md, games.bots.search.
 """
 
 from __future__ import annotations
@@ -108,27 +38,15 @@ from .endgame import NOT_LOSE, WIN, ProofTables, exact_endgame, prove
 from .inference import BLEND, GUESSES, Posterior
 from .knowledge import Observation, infers
 
-# UCB1's constant. Measured with bench/search_probe.py at 0.3 s a move (the same 80 deals from both seats
-# against the heuristic): 0.4 -> 0.734, 0.7 -> 0.724, 1.0 -> 0.780, 1.4 -> 0.763 of about 156 decided games.
+# UCB1's constant for the bot's own choices (measured: docs/experiments.md).
 EXPLORATION: Final = 1.0
-# UCB1's constant where another seat chooses: lower, so the tree expects the others' best replies sooner.
-# bench/search_probe.py (100 deals from both seats at 0.3 s): 0.5 scored 0.828 of 198 decided games against the
-# heuristic, where 1.0 (as the bot's own) scored 0.790 of 190; against the search with 1.0, 47 of 95 (50 deals
-# from both seats at 0.3 s, each search 0.3 s): as strong there, within the noise of either measurement.
-# On the same probe 0.25 scored 0.784 of 199 and 0.7 scored 0.727 of 194: no slope, so the probe's noise (about
-# +-0.06) is as large as the differences. bench/bots.py, four runs with 0.5: the expert against the heuristic
-# 101 of 118, 99 of 120, 101 of 119, 87 of 111 (0.829 pooled; 0.779 of 113 in the last run with 1.0).
+# UCB1's constant where another seat chooses: lower, so the tree expects the others' best replies sooner
+# (measured: docs/experiments.md).
 OTHERS_EXPLORATION: Final = 0.5
 CHECK_EVERY: Final = 32  # iterations between looks at the root's visit counts (the clock: every iteration)
-# Releasing the tree when the move is chosen costs about 0.4 to 0.6 microseconds a node (an iteration adds at most
-# one): 5 to 10 ms after a second of search, more where iterations are quick (near the end of the stock, or after
-# the endgame solver took part of the budget, the tree is larger for the time left). The search keeps the more
-# of RELEASE_SHARE of the time spent and RELEASE_PER_NODE a node for the release, and stops before an iteration
-# as long as LONGEST_MARGIN times its longest so far would overrun the budget (an iteration can be the longest
-# yet), so that the whole move keeps to it. The share alone let moves of the expert overrun by up to 7.5 ms once
-# its iteration cap no longer bounded the tree, and the longest iteration once (LONGEST_MARGIN 1) let a 0.05 s
-# move overrun by 0.09 ms on a busy machine. (Stopping before a batch of CHECK_EVERY iterations of average length
-# overran by a few tenths of a millisecond.) Reading the clock costs about 0.25 microseconds an iteration.
+# The search keeps the more of RELEASE_SHARE of the time spent and RELEASE_PER_NODE a node for releasing the
+# tree, and stops before an iteration as long as LONGEST_MARGIN times its longest so far would overrun the
+# budget, so that the whole move keeps to it (measured: docs/experiments.md).
 RELEASE_SHARE: Final = 0.01
 RELEASE_PER_NODE: Final = 1e-6
 LONGEST_MARGIN: Final = 2.0
@@ -277,10 +195,7 @@ def rewards(state: State) -> list[float]:
     """Each seat's reward for a game: by place, 1 for the first out down to 0 for the durak, places shared by
     players who went out in the same bout averaged; in teams by the team's result. A playout stopped before
     the end (players can pass cards round for ever) ranks the players still in by their card counts.
-
-    Only the place counts: heads-up, a tenth of the reward by the margin (the cards the durak is left with)
-    scored 0.793 of 193 decided games against the heuristic (bench/search_probe.py, 100 deals from both seats
-    at 0.3 s), the same as 0.790 without."""
+    Only the place counts (docs/experiments.md, games.bots.search.rewards)."""
     n = state.n
     result = state.result
     if state.team_of is not None:
@@ -355,10 +270,8 @@ def _team_rewards_by_cards(state: State) -> list[float]:
 
 def playout(state: State, rng: random.Random, epsilon: float) -> None:
     """Play ``state`` to its end in place: every seat plays the heuristic with full sight of this deal,
-    and now and then (``epsilon``) a random move from the tree's move set instead.
-
-    Every table plays with ``epsilon`` 0: ``bench/search_probe.py --epsilon=0.1`` (100 deals from both seats at
-    0.3 s) measured 0.796 of 196 decided games against the heuristic, the same as 0.790 without."""
+    and now and then (``epsilon``) a random move from the tree's move set instead; every table plays with
+    ``epsilon`` 0 (docs/experiments.md, games.bots.search.playout)."""
     hands = state.hands
     steps = 0
     most = PLAYOUT_ACTIONS_PER_PLAYER * state.n
@@ -557,10 +470,8 @@ class SearchBot:
                     child.available += 1
                     available.append((child, move))
             if untried:
-                # A new child at random. Measured at 0.3 s against the heuristic (100 deals from both seats):
-                # the heuristic's move first scored 0.769 of 195 decided games, against 0.790; and the tree
-                # runs on past the bout's end, since stopping it there (the draws fuse deals in the nodes
-                # after it) scored 0.698 of 192.
+                # A new child at random, and the tree runs on past the bout's end (docs/experiments.md,
+                # games.bots.search: expanding a node).
                 key, move = untried[int(rng.random() * len(untried))]
                 child = Node()
                 child.available = 1
