@@ -366,8 +366,6 @@ def client_strings() -> dict[str, Any]:
         "out_of_time": _("out of time"),
         "table_empty": _("The table is empty."),
         "no_trump": _("no trump"),
-        "card_back": _("a card face down"),
-        "card_label": _("%(rank)s of %(suit)s"),
         "cover_this": _("cover %(card)s"),
         "accuse_card": _("Accuse %(card)s"),
         "announce": _("One card!"),
@@ -378,7 +376,6 @@ def client_strings() -> dict[str, Any]:
         "owes_card": _("owes a card"),
         "under_trump": _("Turned up under the trump: %(card)s"),
         "must_take": _("An epaulette lead: it must be taken."),
-        "joker": _("Joker"),
         "take": _("Take"),
         "pass": _("Pass"),
         "beaten": _("Beaten"),
@@ -414,6 +411,17 @@ def client_strings() -> dict[str, Any]:
             "duel": _("Show %(cards)s: my trump is lower, the lead is mine"),
         },
         "levels": dict(BotLevel.choices),
+        **card_strings(),
+    }
+
+
+def card_strings() -> dict[str, Any]:
+    """How a card is named and drawn (static/games/cards.js), in the page's language: the table's and the
+    replay's scripts both draw cards."""
+    return {
+        "card_back": _("a card face down"),
+        "card_label": _("%(rank)s of %(suit)s"),
+        "joker": _("Joker"),
         "ranks": rank_letters(),
         "rank_names": {
             "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9", "10": "10",

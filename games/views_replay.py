@@ -20,10 +20,10 @@ from django.views.decorators.http import require_http_methods
 
 from games import aftermath, selectors
 from games.decisions import decision_of
-from games.logtext import log_lines, rank_letters
+from games.logtext import log_lines
 from games.models import Game, GameStatus, Result
 from games.replays import replay_steps, shuffle_check, voided_deal_checks
-from games.views import _visible_game, rules_in_words
+from games.views import _visible_game, card_strings, rules_in_words
 
 
 AnalysisSource = Callable[[Game], "dict[str, Any] | None"]
@@ -55,9 +55,6 @@ def replay_strings() -> dict[str, Any]:
         "move_of": _("Move %(n)s of %(total)s"),
         "seat_n": _("Seat %(n)s"),
         "cards_n": _("cards: %(n)s"),
-        "card_back": _("a card face down"),
-        "card_label": _("%(rank)s of %(suit)s"),
-        "joker": _("Joker"),
         "table_empty": _("The table is empty."),
         "no_trump": _("no trump"),
         "stock_empty": _("The stock is empty."),
@@ -71,12 +68,7 @@ def replay_strings() -> dict[str, Any]:
             "attacking": _("attacking"), "defending": _("defending"), "taking": _("taking"),
             "throwing_in": _("throwing in"), "out": _("out"), "durak": _("durak"),
         },  # fmt: skip
-        "ranks": rank_letters(),
-        "rank_names": {
-            "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9", "10": "10",
-            "J": _("jack"), "Q": _("queen"), "K": _("king"), "A": _("ace"),
-        },  # fmt: skip
-        "suit_names": {"S": _("spades"), "C": _("clubs"), "D": _("diamonds"), "H": _("hearts")},
+        **card_strings(),
         # The analysis.
         "move_axis": _("move"),
         "marks": {

@@ -11,6 +11,7 @@ import datetime
 import logging
 import time
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -60,6 +61,18 @@ def _queue(analysis: GameAnalysis) -> None:
     transaction.on_commit(lambda: tasks.analyse_game.delay(analysis_id))
 
 
+def _stored_or_queued(game: Game, budget: str, **defaults: Any) -> GameAnalysis:
+    """The game's analysis at this budget: the stored one, or a new row (``defaults``) whose task is queued
+    after the commit. The unique row makes two requests at once store one and queue one."""
+    analysis, created = GameAnalysis.objects.get_or_create(
+        game=game, budget=budget,
+        defaults={**defaults, "progress_total": core.decisions_to_analyse(game.record.get("actions", []))},
+    )  # fmt: skip
+    if created:
+        _queue(analysis)
+    return analysis
+
+
 def analysis_request(*, user: User, game: Game, budget: str = "default") -> GameAnalysis:
     """The analysis of ``game`` at ``budget``, asked for by ``user``: the stored one when there is one (a failed
     one is queued again only when staff ask: its failure would mostly repeat), else a new one queued, counted against his daily allowance (ANALYSES_PER_DAY). Only a
@@ -90,13 +103,7 @@ def analysis_request(*, user: User, game: Game, budget: str = "default") -> Game
                 ) % {"count": allowed},
                 status=429,
             )
-        analysis, created = GameAnalysis.objects.get_or_create(
-            game=game, budget=budget,
-            defaults={"requested_by": user, "progress_total": core.decisions_to_analyse(game.record.get("actions", []))},
-        )  # fmt: skip
-        if created:
-            _queue(analysis)
-    return analysis
+        return _stored_or_queued(game, budget, requested_by=user)
 
 
 def analysis_request_automatic(*, game_id: int, budget: str = "default") -> GameAnalysis | None:
@@ -106,13 +113,7 @@ def analysis_request_automatic(*, game_id: int, budget: str = "default") -> Game
     game = Game.objects.get(pk=game_id)
     if game.status != GameStatus.FINISHED or not core.analysable(game.rules, game.players):
         return None
-    analysis, created = GameAnalysis.objects.get_or_create(
-        game=game, budget=budget,
-        defaults={"automatic": True, "progress_total": core.decisions_to_analyse(game.record.get("actions", []))},
-    )  # fmt: skip
-    if created:
-        _queue(analysis)
-    return analysis
+    return _stored_or_queued(game, budget, automatic=True)
 
 
 class _Progress:

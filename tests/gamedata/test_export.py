@@ -9,7 +9,6 @@ import gzip
 import hashlib
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,6 @@ from accounts.services import user_data_export_opt_out_set
 from gamedata.models import MonthlyExport
 from gamedata.services import EXTRA_KEYS, RECORD_KEYS, monthly_export_make
 from games import services as game_services
-from games import tasks
 from games.engine.records import replay_json
 from games.models import Game, GameStatus, Seat
 from games.selectors import game_record_json
@@ -35,21 +33,6 @@ from tournaments import services as tournament_services
 from tournaments.models import MatchGame
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def no_tasks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Games are driven step by step here: scheduled bot moves, timers and finalisations do nothing."""
-    monkeypatch.setattr(tasks.bot_move, "delay", lambda *args, **kwargs: None)
-    monkeypatch.setattr(tasks.finalise_game, "delay", lambda *args, **kwargs: None)
-    monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: None)
-    yield
-
-
-@pytest.fixture
-def data_dir(settings: Any, tmp_path: Path) -> Path:
-    settings.GAME_DATA_DIR = tmp_path / "gamedata"
-    return settings.GAME_DATA_DIR
 
 
 def _tournament_game(*, private: bool) -> Game:

@@ -4,9 +4,7 @@ profile's opt-out checkbox."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
@@ -17,25 +15,10 @@ from django.utils import translation
 
 from gamedata.models import MonthlyExport
 from gamedata.services import monthly_export_make
-from games import tasks
 from tests.gamedata.helpers import MONTH, at, finished_at, finished_game, lines_of
 from tests.games.factories import person
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def no_tasks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(tasks.bot_move, "delay", lambda *args, **kwargs: None)
-    monkeypatch.setattr(tasks.finalise_game, "delay", lambda *args, **kwargs: None)
-    monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: None)
-    yield
-
-
-@pytest.fixture
-def data_dir(settings: Any, tmp_path: Path) -> Path:
-    settings.GAME_DATA_DIR = tmp_path / "gamedata"
-    return settings.GAME_DATA_DIR
 
 
 @pytest.fixture
