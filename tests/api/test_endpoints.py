@@ -20,7 +20,7 @@ from games.selectors import game_record_json
 from ratings.models import RatedGame, RatingPool
 from tests.api.conftest import bot_account, token_client
 from tests.games.factories import latest_game, person, table
-from tests.ratings_app.helpers import finished_game, play_out
+from tests.ratings.helpers import finished_game, play_out
 
 pytestmark = pytest.mark.django_db
 

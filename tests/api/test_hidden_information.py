@@ -28,7 +28,7 @@ from games.turns import waiting_seats
 from tests.api.conftest import token_client
 from tests.games.factories import latest_game, person, table
 from tests.leakproof import cards_in
-from tests.ratings_app.helpers import finished_game
+from tests.ratings.helpers import finished_game
 from tests.tournaments.factories import enter, tournament
 
 pytestmark = pytest.mark.django_db

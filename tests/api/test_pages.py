@@ -13,7 +13,7 @@ from django.urls import reverse
 from api.models import ApiToken, BotAccount
 from games.selectors import game_record_json
 from tests.games.factories import latest_game, person, table
-from tests.ratings_app.helpers import finished_game
+from tests.ratings.helpers import finished_game
 
 pytestmark = pytest.mark.django_db
 

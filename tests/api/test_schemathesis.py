@@ -23,7 +23,7 @@ from schemathesis.specs.openapi.checks import (
 from api import services
 from games import services as game_services
 from tests.games.factories import person, table
-from tests.ratings_app.helpers import finished_game
+from tests.ratings.helpers import finished_game
 from tests.tournaments.factories import director, enter, tournament
 
 EXAMPLES = 8

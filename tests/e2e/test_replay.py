@@ -22,7 +22,7 @@ from games.models import Game
 from tests.e2e.test_play_a_game import browser
 from tests.e2e.test_redeal import _in_thread
 from tests.games.factories import latest_game, person, table
-from tests.ratings_app.helpers import play_out
+from tests.ratings.helpers import play_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 __all__ = ["browser"]  # a fixture used below

@@ -13,7 +13,7 @@ from accounts.models import User
 from games import services as game_services
 from games.models import Game
 from tests.games.factories import latest_game, table
-from tests.ratings_app.helpers import play_out
+from tests.ratings.helpers import play_out
 
 MONTH = datetime.date(2024, 3, 1)  # a month long over, whatever the test machine's clock says
 

@@ -27,7 +27,7 @@ from games.selectors import game_record_json
 from ratings.models import RatingChange
 from tests.games.factories import latest_game, person, table
 from tests.gamedata.helpers import MONTH, at, finished_at, finished_game, lines_of
-from tests.ratings_app.helpers import play_out
+from tests.ratings.helpers import play_out
 from tests.tournaments.factories import bots, director, enter, play_games, tournament
 from tournaments import services as tournament_services
 from tournaments.models import MatchGame

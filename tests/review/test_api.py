@@ -14,7 +14,7 @@ from review import tasks
 from review.models import GameAnalysis
 from tests.api.conftest import token_client
 from tests.games.factories import latest_game, person, table
-from tests.ratings_app.helpers import finished_game
+from tests.ratings.helpers import finished_game
 from tests.review.conftest import FakeSearch
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from review import consumers, services
 from review.models import GameAnalysis
 from tests.games.test_consumers import LOCAL_ORIGIN, _socket
 from tests.leakproof import cards_in
-from tests.ratings_app.helpers import finished_game, person
+from tests.ratings.helpers import finished_game, person
 from tests.review.conftest import FakeSearch
 
 

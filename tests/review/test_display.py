@@ -16,7 +16,7 @@ from ratings.fairplay import AccuracySample, Thresholds
 from review.models import AnalysisStatus, GameAnalysis, SeatAccuracy
 from review.selectors import accuracy_by_pool, game_players
 from tests.games.factories import person
-from tests.ratings_app.helpers import finished_game
+from tests.ratings.helpers import finished_game
 
 
 def _samples(user: int, accuracies: list[float], *, rating: float = 1500.0, pool: int = 1) -> list[AccuracySample]:

@@ -20,7 +20,7 @@ from games.selectors import game_record_json
 from review import services, tasks
 from review.models import AnalysisStatus, GameAnalysis, SeatAccuracy
 from tests.games.factories import latest_game, person, table
-from tests.ratings_app.helpers import finished_game
+from tests.ratings.helpers import finished_game
 from tests.review.conftest import FakeSearch
 from tests.review.fakes import fake_analysis
 

@@ -13,7 +13,7 @@ from games import services as game_services
 from review import tasks
 from review.models import AnalysisStatus, GameAnalysis
 from tests.games.factories import latest_game, person, table
-from tests.ratings_app.helpers import finished_game
+from tests.ratings.helpers import finished_game
 from tests.review.conftest import FakeSearch
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ import pytest
 from review import services, tasks
 from review.models import AnalysisStatus, GameAnalysis, SeatAccuracy
 from tests import processes
-from tests.ratings_app.helpers import finished_game, person
+from tests.ratings.helpers import finished_game, person
 from tests.review.conftest import FakeSearch
 
 

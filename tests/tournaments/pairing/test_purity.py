@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[2] / "tournaments" / "pairing"
+PACKAGE = Path(__file__).resolve().parents[3] / "tournaments" / "pairing"
 MODULES = sorted(PACKAGE.glob("*.py"))
 ALLOWED = {"networkx", "tournaments"} | set(sys.stdlib_module_names)
 NO_IO = {"os", "io", "socket", "subprocess", "pathlib", "shutil", "tempfile", "sqlite3", "urllib", "http"}

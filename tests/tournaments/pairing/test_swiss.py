@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.pairing.simulate import PairedRound, play, run_swiss
+from tests.tournaments.pairing.simulate import PairedRound, play, run_swiss
 from tournaments.pairing import (
     Entrant,
     Float,

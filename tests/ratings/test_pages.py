@@ -17,7 +17,7 @@ from accounts.models import User
 from ratings import elo, selectors
 from ratings.models import PlayerRating, RatingPool
 from ratings.services import rating_apply_game
-from tests.ratings_app.helpers import person, synthetic_games
+from tests.ratings.helpers import person, synthetic_games
 
 pytestmark = pytest.mark.django_db
 

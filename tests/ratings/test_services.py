@@ -19,7 +19,7 @@ from games.engine import Rules
 from ratings import elo
 from ratings.models import EpauletteRecord, PlayerRating, PoolFormat, RatedGame, RatingChange, RatingPool
 from ratings.services import pool_for_rules, rating_apply_game, ratings_recompute
-from tests.ratings_app.helpers import START, finished_game, person, synthetic_games
+from tests.ratings.helpers import START, finished_game, person, synthetic_games
 
 pytestmark = pytest.mark.django_db
 
@@ -224,7 +224,7 @@ def test_concurrent_rating_applies_each_game_exactly_once(real_services: None) -
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_finalisation_rates_the_game_once(real_services: None) -> None:
     from games import services as game_services
-    from tests.ratings_app.helpers import latest_game, table
+    from tests.ratings.helpers import latest_game, table
 
     anna, boris = person(), person()
     at = table(anna, rated=True)

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from tests.pairing.simulate import play
+from tests.tournaments.pairing.simulate import play
 from tournaments.pairing import (
     Entrant,
     PairingError,

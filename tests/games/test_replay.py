@@ -22,7 +22,7 @@ from games.engine.cards import card_name, names
 from games.models import Game
 from tests.games.factories import latest_game, person, table
 from tests.leakproof import cards_in
-from tests.ratings_app.helpers import play_out
+from tests.ratings.helpers import play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -287,7 +287,7 @@ def test_the_board_refuses_bad_records_in_words() -> None:
 
 
 def test_the_game_page_and_the_players_profile_link_to_the_replay() -> None:
-    from tests.ratings_app.helpers import finished_game
+    from tests.ratings.helpers import finished_game
 
     anna, boris = person("links-anna"), person("links-boris")
     game, _ = finished_game([anna, boris], rated=True)

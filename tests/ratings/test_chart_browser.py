@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from ratings.models import PlayerRating, RatingPool
-from tests.ratings_app.helpers import person, synthetic_games
+from tests.ratings.helpers import person, synthetic_games
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
