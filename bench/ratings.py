@@ -27,7 +27,7 @@ if not __package__:
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bench._common import parse_args, print_table, write_report
-from ratings.elo import Outcome, PlayerRating, RatedGame, apply_game, expected_score, recompute
+from ratings.elo import Outcome, EloRating, EloGame, apply_game, expected_score, recompute
 
 SEED = 6
 
@@ -93,10 +93,10 @@ def finishing_places(performances: Sequence[float]) -> tuple[tuple[int, ...], ..
 
 def synthetic_games(
     rng: random.Random, strengths: Sequence[float], count: int, seats: int, teams: bool = False
-) -> list[RatedGame[int]]:
+) -> list[EloGame[int]]:
     """``count`` games of one pool between players drawn uniformly from ``strengths``."""
     players = range(len(strengths))
-    games: list[RatedGame[int]] = []
+    games: list[EloGame[int]] = []
     gauss = rng.gauss
     for _ in range(count):
         table = tuple(rng.sample(players, seats))
@@ -110,11 +110,11 @@ def synthetic_games(
             outcome = Outcome(places=places, teams=pairs)
         else:
             outcome = Outcome(places=finishing_places(performances))
-        games.append(RatedGame(players=table, outcome=outcome))
+        games.append(EloGame(players=table, outcome=outcome))
     return games
 
 
-def with_progress(games: Sequence[RatedGame[int]], label: str) -> Iterator[RatedGame[int]]:
+def with_progress(games: Sequence[EloGame[int]], label: str) -> Iterator[EloGame[int]]:
     """Yield the games, reporting progress on standard error every tenth of the way."""
     step = max(len(games) // 10, 1)
     # On a terminal the line is rewritten in place; in a log each report is a line of its own.
@@ -133,7 +133,7 @@ def with_progress(games: Sequence[RatedGame[int]], label: str) -> Iterator[Rated
     print(f"{start}  {label}: {len(games):,} games done in {elapsed:.1f} s{' ' * 10}", file=sys.stderr)
 
 
-def time_recompute(games: Sequence[RatedGame[int]], label: str) -> tuple[float, float]:
+def time_recompute(games: Sequence[EloGame[int]], label: str) -> tuple[float, float]:
     """Wall-clock and CPU seconds of one recomputation; CPU time shows how much a busy machine slowed it."""
     started, started_cpu = time.perf_counter(), time.process_time()
     standings = recompute(with_progress(games, label))
@@ -190,15 +190,15 @@ def decisive_pairs(outcome: Outcome) -> Iterable[tuple[int, int, bool]]:
                 yield first, second, place_of[first] < place_of[second]
 
 
-def score_pool(games: Sequence[RatedGame[int]], strengths: Sequence[float], label: str) -> PoolScores:
+def score_pool(games: Sequence[EloGame[int]], strengths: Sequence[float], label: str) -> PoolScores:
     """Predict every game with both models before rating it with both; the second half is also kept apart."""
     from openskill.models import PlackettLuce  # imported here so that the recompute part runs without it
 
     model = PlackettLuce()
     skill = {player: model.rating() for player in range(len(strengths))}
-    standings: dict[int, PlayerRating] = {}
+    standings: dict[int, EloRating] = {}
     scores = PoolScores(Score(), Score(), Score(), Score(), Score(), Score())
-    fresh = PlayerRating()
+    fresh = EloRating()
     oracle_spread = LUCK * math.sqrt(2.0)
     for index, game in enumerate(with_progress(games, label)):
         late = index >= len(games) // 2

@@ -4,6 +4,8 @@ No Django, no I/O. ``ratings/services.py`` loads ratings, calls :func:`apply_gam
 and stores the result; ``manage.py ratings_recompute`` calls :func:`replay` / :func:`recompute`, which run
 the very same :func:`apply_game` over the pool's games in order, so a recomputation gives bit-for-bit the
 ratings the incremental updates gave.
+The values here are named ``Elo*`` (:class:`EloRating`, :class:`EloGame`, :class:`EloChange`) so that they
+are never taken for the rows of ``ratings/models.py`` (``PlayerRating``, ``RatedGame``, ``RatingChange``).
 
 Sources. The formulas follow the FIDE Rating Regulations, FIDE Handbook B.02, effective 1 March 2024
 (the numbers of the 2014-2023 editions in brackets), with the deviations listed here:
@@ -63,9 +65,9 @@ __all__ = [
     "MAX_RATING_DIFFERENCE",
     "PROVISIONAL_GAMES",
     "Outcome",
-    "PlayerRating",
-    "RatedGame",
-    "RatingChange",
+    "EloRating",
+    "EloGame",
+    "EloChange",
     "apply_game",
     "display_delta",
     "display_rating",
@@ -96,7 +98,7 @@ MAX_RATING_DIFFERENCE = 400.0
 P = TypeVar("P", bound=Hashable)
 
 
-class PlayerRating(NamedTuple):
+class EloRating(NamedTuple):
     """A player's standing in one pool.
 
     ``peak`` is the highest rating the player has held after any rated game (or the starting rating); it is
@@ -108,11 +110,11 @@ class PlayerRating(NamedTuple):
     peak: float = INITIAL_RATING
 
 
-class RatingChange(NamedTuple):
+class EloChange(NamedTuple):
     """One player's rating before and after a game; ``after.rating == before.rating + delta``."""
 
-    before: PlayerRating
-    after: PlayerRating
+    before: EloRating
+    after: EloRating
     delta: float
     k: float
 
@@ -133,7 +135,7 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
-class RatedGame(Generic[P]):
+class EloGame(Generic[P]):
     """A rated game of one pool: who sat where (``players[seat]``) and how it ended."""
 
     players: tuple[P, ...]
@@ -155,7 +157,7 @@ def expected_score(rating: float, opponent_rating: float) -> float:
     return expected
 
 
-def k_factor(player: PlayerRating) -> int:
+def k_factor(player: EloRating) -> int:
     """The development coefficient for the player's next game (FIDE 8.3.3 [8.56])."""
     if player.games < PROVISIONAL_GAMES:
         return K_NEW
@@ -164,7 +166,7 @@ def k_factor(player: PlayerRating) -> int:
     return K_STANDARD
 
 
-def is_provisional(player: PlayerRating) -> bool:
+def is_provisional(player: EloRating) -> bool:
     """Whether the rating is still provisional: fewer than 30 rated games, the same games that have K = 40.
 
     The rating has not settled yet; pages mark it with "?" (see :func:`format_rating`).
@@ -178,12 +180,12 @@ def display_rating(rating: float) -> int:
     return rounded if rating >= 0 else -rounded
 
 
-def display_delta(change: RatingChange) -> int:
+def display_delta(change: EloChange) -> int:
     """A change as shown: the difference of the shown ratings, so that shown numbers add up."""
     return display_rating(change.after.rating) - display_rating(change.before.rating)
 
 
-def format_rating(player: PlayerRating) -> str:
+def format_rating(player: EloRating) -> str:
     """A rating as text, with "?" after a provisional one: ``1523?``."""
     return f"{display_rating(player.rating)}{'?' if is_provisional(player) else ''}"
 
@@ -245,14 +247,14 @@ def _pairwise_changes(ratings: Sequence[float], ks: Sequence[float], place_of: S
     return [ks[side] * surprise[side] / opponents for side in range(sides)]
 
 
-def _moved(player: PlayerRating, delta: float, k: float) -> RatingChange:
+def _moved(player: EloRating, delta: float, k: float) -> EloChange:
     rating = player.rating + delta
     # Positional arguments and no max() call: this runs once per player per game in a recomputation.
     peak = rating if rating > player.peak else player.peak
-    return RatingChange(player, PlayerRating(rating, player.games + 1, peak), delta, k)
+    return EloChange(player, EloRating(rating, player.games + 1, peak), delta, k)
 
 
-def rate_game(ratings: Sequence[PlayerRating], outcome: Outcome) -> list[RatingChange]:
+def rate_game(ratings: Sequence[EloRating], outcome: Outcome) -> list[EloChange]:
     """Every seat's rating change for one game; ``ratings[seat]`` is the seat's rating before the game.
 
     Raises ValueError when the outcome does not describe a game at a table of ``len(ratings)`` seats.
@@ -280,17 +282,17 @@ def rate_game(ratings: Sequence[PlayerRating], outcome: Outcome) -> list[RatingC
     return [_moved(ratings[seat], team_deltas[team_of[seat]], team_ks[team_of[seat]]) for seat in range(seats)]
 
 
-def apply_game(standings: MutableMapping[P, PlayerRating], game: RatedGame[P]) -> list[RatingChange]:
+def apply_game(standings: MutableMapping[P, EloRating], game: EloGame[P]) -> list[EloChange]:
     """Rate one game against the current ``standings`` and store the new ratings in them.
 
     The one incremental step: services apply a finished game with it and :func:`replay` applies every
     game of a pool with it, which is why a recomputation matches the incremental ratings exactly. A player
-    not yet in ``standings`` starts from ``PlayerRating()``. Returns the changes in seat order.
+    not yet in ``standings`` starts from ``EloRating()``. Returns the changes in seat order.
     """
     players = game.players
     if len(set(players)) != len(players):
         raise ValueError("a player sits at the table twice")
-    fresh = PlayerRating()
+    fresh = EloRating()
     changes = rate_game([standings.get(player, fresh) for player in players], game.outcome)
     for player, change in zip(players, changes, strict=True):
         standings[player] = change.after
@@ -298,20 +300,20 @@ def apply_game(standings: MutableMapping[P, PlayerRating], game: RatedGame[P]) -
 
 
 def replay(
-    games: Iterable[RatedGame[P]], initial: Mapping[P, PlayerRating] | None = None
-) -> Iterator[tuple[RatedGame[P], list[RatingChange]]]:
+    games: Iterable[EloGame[P]], initial: Mapping[P, EloRating] | None = None
+) -> Iterator[tuple[EloGame[P], list[EloChange]]]:
     """Apply ``games`` in order from ``initial`` (default: nobody rated yet), yielding each game's changes.
 
     For rewriting the per-game before/after history during a recomputation.
     """
-    standings: dict[P, PlayerRating] = dict(initial) if initial is not None else {}
+    standings: dict[P, EloRating] = dict(initial) if initial is not None else {}
     for game in games:
         yield game, apply_game(standings, game)
 
 
-def recompute(games: Iterable[RatedGame[P]], initial: Mapping[P, PlayerRating] | None = None) -> dict[P, PlayerRating]:
+def recompute(games: Iterable[EloGame[P]], initial: Mapping[P, EloRating] | None = None) -> dict[P, EloRating]:
     """Every player's rating after applying ``games`` in order from ``initial`` (default: nobody rated)."""
-    standings: dict[P, PlayerRating] = dict(initial) if initial is not None else {}
+    standings: dict[P, EloRating] = dict(initial) if initial is not None else {}
     for game in games:
         apply_game(standings, game)
     return standings

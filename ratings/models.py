@@ -124,8 +124,8 @@ class PlayerRating(models.Model):
     def __str__(self) -> str:
         return f"{self.user_id} in {self.pool_id}: {self.rating:.1f}"
 
-    def as_elo(self) -> elo.PlayerRating:
-        return elo.PlayerRating(self.rating, self.games, self.peak)
+    def as_elo(self) -> elo.EloRating:
+        return elo.EloRating(self.rating, self.games, self.peak)
 
     @property
     def shown(self) -> str:

@@ -145,7 +145,7 @@ def rating_apply_game(
             rows[row.user_id] = row
 
     standings = {uid: rows[uid].as_elo() for uid in user_ids}
-    elo_changes = elo.apply_game(standings, elo.RatedGame(players=tuple(user_ids), outcome=outcome))
+    elo_changes = elo.apply_game(standings, elo.EloGame(players=tuple(user_ids), outcome=outcome))
 
     locked_pool.last_sequence += 1
     locked_pool.save(update_fields=["last_sequence"])
@@ -239,7 +239,7 @@ def rating_rate_result(*, result: Result) -> list[RatingChange] | None:
         return None
     try:
         outcome = elo.Outcome(places=tuple(tuple(int(s) for s in group) for group in result.places), teams=teams)
-        elo.rate_game([elo.PlayerRating()] * len(people), outcome)  # checks the places fit the table
+        elo.rate_game([elo.EloRating()] * len(people), outcome)  # checks the places fit the table
     except (TypeError, ValueError) as error:
         logger.warning("game %s: not rated, its places do not fit the table: %s", game.pk, error)
         return None
@@ -264,7 +264,7 @@ def rating_game_outcome_set(*, game: Game, places: Sequence[Sequence[int]] | Non
         else:
             outcome = elo.Outcome(places=tuple(tuple(int(seat) for seat in group) for group in places),
                                   teams=rated_game.elo_outcome().teams)
-            elo.rate_game([elo.PlayerRating()] * rated_game.changes.count(), outcome)  # checks the places fit
+            elo.rate_game([elo.EloRating()] * rated_game.changes.count(), outcome)  # checks the places fit
             rated_game.outcome = _outcome_json(outcome)
             rated_game.epaulettes = None
             rated_game.save(update_fields=["outcome", "epaulettes"])
@@ -306,7 +306,7 @@ def _pool_games(pool: RatingPool) -> Iterator[tuple[RatedGame, list[RatingChange
 def _recompute_pool(pool: RatingPool, summary: RecomputeSummary, progress: Progress | None) -> None:
     pool = RatingPool.objects.select_for_update().get(pk=pool.pk)
     total = RatedGame.objects.filter(pool=pool).count()
-    standings: dict[int, elo.PlayerRating] = {}
+    standings: dict[int, elo.EloRating] = {}
     records: dict[int, PlayerRating] = {}
     last_played: dict[int, datetime.datetime] = {}
     stale: list[RatingChange] = []
@@ -315,7 +315,7 @@ def _recompute_pool(pool: RatingPool, summary: RecomputeSummary, progress: Progr
         outcome = rated_game.elo_outcome()
         user_ids = tuple(change.user_id for change in changes)
         for seat, (change, result) in enumerate(
-            zip(changes, elo.apply_game(standings, elo.RatedGame(players=user_ids, outcome=outcome)), strict=True)
+            zip(changes, elo.apply_game(standings, elo.EloGame(players=user_ids, outcome=outcome)), strict=True)
         ):
             record = records.setdefault(change.user_id, PlayerRating(user_id=change.user_id, pool=pool))
             _tally(record, seat, outcome)

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from ratings.elo import (
     Outcome,
-    PlayerRating,
-    RatedGame,
-    RatingChange,
+    EloRating,
+    EloGame,
+    EloChange,
     apply_game,
     display_delta,
     display_rating,
@@ -31,14 +31,14 @@ from ratings.elo import (
 )
 
 
-def established(rating: float, games: int = 100) -> PlayerRating:
+def established(rating: float, games: int = 100) -> EloRating:
     """A player past the provisional games who has never reached 2400 unless rated there: K = 20."""
-    return PlayerRating(rating=rating, games=games, peak=rating)
+    return EloRating(rating=rating, games=games, peak=rating)
 
 
-def veteran(rating: float) -> PlayerRating:
+def veteran(rating: float) -> EloRating:
     """A player who reached 2400 at some time: K = 10 whatever his rating now."""
-    return PlayerRating(rating=rating, games=100, peak=max(rating, 2400.0))
+    return EloRating(rating=rating, games=100, peak=max(rating, 2400.0))
 
 
 # --- expected score -------------------------------------------------------------------------------
@@ -73,7 +73,7 @@ def test_fide_style_heads_up_example() -> None:
     assert a.k == 20 and b.k == 20
     assert a.delta == pytest.approx(15.195, abs=1e-3)
     assert b.delta == pytest.approx(-15.195, abs=1e-3)
-    assert a.after == PlayerRating(rating=a.before.rating + a.delta, games=101, peak=a.after.rating)
+    assert a.after == EloRating(rating=a.before.rating + a.delta, games=101, peak=a.after.rating)
     assert display_rating(a.after.rating) == 1515
     assert display_rating(b.after.rating) == 1685
     assert b.after.peak == 1700  # a loss leaves the peak alone
@@ -112,7 +112,7 @@ def test_heads_up_score_must_be_a_game_score() -> None:
 def test_a_new_player_is_provisional_and_moves_at_k_40() -> None:
     # A newcomer (1500, 0 games) beats an established 1500: 40 * (1 - 0.5) = +20; the other loses
     # 20 * 0.5 = 10. The newcomer is shown "1520?" until he has 30 games.
-    newcomer, regular = rate_game([PlayerRating(), established(1500)], heads_up(1.0))
+    newcomer, regular = rate_game([EloRating(), established(1500)], heads_up(1.0))
     assert newcomer.k == 40 and regular.k == 20
     assert newcomer.delta == pytest.approx(20.0)
     assert regular.delta == pytest.approx(-10.0)
@@ -122,7 +122,7 @@ def test_a_new_player_is_provisional_and_moves_at_k_40() -> None:
 
 
 def test_k_40_covers_exactly_the_first_30_games() -> None:
-    player = PlayerRating(rating=1500.0, games=29, peak=1500.0)
+    player = EloRating(rating=1500.0, games=29, peak=1500.0)
     assert k_factor(player) == 40 and is_provisional(player)
     (change, _) = rate_game([player, established(1500)], heads_up(0.5))
     assert change.k == 40  # the 30th game is still at K = 40
@@ -146,12 +146,12 @@ def test_k_stays_10_after_reaching_2400_even_below_it() -> None:
 
 
 def test_a_provisional_player_over_2400_still_has_k_40() -> None:
-    assert k_factor(PlayerRating(rating=2450.0, games=10, peak=2450.0)) == 40
+    assert k_factor(EloRating(rating=2450.0, games=10, peak=2450.0)) == 40
 
 
 def test_team_k_is_the_members_average() -> None:
     # A provisional member (K 40) with an established one (K 20): the team develops at K 30.
-    team = [PlayerRating(games=5), established(1500), established(1500), established(1500)]
+    team = [EloRating(games=5), established(1500), established(1500), established(1500)]
     changes = rate_game(team, Outcome(places=((0, 2), (1, 3)), teams=((0, 2), (1, 3))))
     assert changes[0].k == changes[2].k == 30
     assert changes[0].delta == changes[2].delta == pytest.approx(30 * 0.5)
@@ -268,7 +268,7 @@ def test_places_must_cover_every_seat_once(places: tuple[tuple[int, ...], ...]) 
 
 def test_a_player_cannot_sit_twice() -> None:
     with pytest.raises(ValueError):
-        apply_game({}, RatedGame(players=("ann", "ann"), outcome=heads_up(1.0)))
+        apply_game({}, EloGame(players=("ann", "ann"), outcome=heads_up(1.0)))
 
 
 # --- display rounding ------------------------------------------------------------------------------
@@ -282,9 +282,9 @@ def test_display_rounds_half_away_from_zero_and_deltas_add_up() -> None:
         -3,
         -2,
     ]
-    before = PlayerRating(rating=1500.4, games=50, peak=1500.4)
-    after = PlayerRating(rating=1500.6, games=51, peak=1500.6)
-    change = RatingChange(before=before, after=after, delta=0.2, k=20)
+    before = EloRating(rating=1500.4, games=50, peak=1500.4)
+    after = EloRating(rating=1500.6, games=51, peak=1500.6)
+    change = EloChange(before=before, after=after, delta=0.2, k=20)
     # Shown 1500 -> 1501: the change is shown as +1, not as round(0.2) = 0.
     assert display_delta(change) == 1
 
@@ -292,11 +292,11 @@ def test_display_rounds_half_away_from_zero_and_deltas_add_up() -> None:
 # --- recomputation ---------------------------------------------------------------------------------
 
 
-def synthetic_pool(seed: int, count: int) -> list[RatedGame[str]]:
+def synthetic_pool(seed: int, count: int) -> list[EloGame[str]]:
     """A mixed sequence of heads-up, multi-player (with shared places and draws) and 2v2 games."""
     rng = random.Random(seed)
     names = [f"p{index}" for index in range(12)]
-    games: list[RatedGame[str]] = []
+    games: list[EloGame[str]] = []
     for _ in range(count):
         kind = rng.choice(["heads-up", "table", "teams"])
         if kind == "heads-up":
@@ -320,17 +320,17 @@ def synthetic_pool(seed: int, count: int) -> list[RatedGame[str]]:
             winner = rng.choice([0, 1, None])
             places_of_teams = (teams[winner], teams[1 - winner]) if winner is not None else ((0, 1, 2, 3),)
             outcome = Outcome(places=places_of_teams, teams=teams)
-        games.append(RatedGame(players=players, outcome=outcome))
+        games.append(EloGame(players=players, outcome=outcome))
     return games
 
 
 def test_recompute_equals_incremental_updates() -> None:
     games = synthetic_pool(seed=6, count=600)
     # Incrementally, as ratings/services.py will: load each player's rating, rate the game, store it.
-    stored: dict[str, PlayerRating] = {}
-    history: list[list[RatingChange]] = []
+    stored: dict[str, EloRating] = {}
+    history: list[list[EloChange]] = []
     for game in games:
-        before = [stored.get(player, PlayerRating()) for player in game.players]
+        before = [stored.get(player, EloRating()) for player in game.players]
         changes = rate_game(before, game.outcome)
         for player, change in zip(game.players, changes, strict=True):
             stored[player] = change.after
@@ -349,10 +349,10 @@ def test_recompute_continues_from_initial_ratings() -> None:
 
 
 def test_replay_chains_each_players_history() -> None:
-    last_seen: dict[str, PlayerRating] = {}
+    last_seen: dict[str, EloRating] = {}
     for game, changes in replay(synthetic_pool(seed=8, count=300)):
         for player, change in zip(game.players, changes, strict=True):
-            assert change.before == last_seen.get(player, PlayerRating())
+            assert change.before == last_seen.get(player, EloRating())
             assert change.after.rating == change.before.rating + change.delta
             last_seen[player] = change.after
 
@@ -378,8 +378,8 @@ def finishing_places(draw: st.DrawFn, seats: int) -> tuple[tuple[int, ...], ...]
 @given(a=ratings_values, b=ratings_values, score=st.sampled_from([0.0, 0.5, 1.0]), games=st.integers(0, 200))
 def test_heads_up_with_equal_k_conserves_rating(a: float, b: float, score: float, games: int) -> None:
     # Both have reached 2400 once, so both have K 10 (or both K 40 while provisional).
-    first = PlayerRating(rating=a, games=games, peak=max(a, 2400))
-    second = PlayerRating(rating=b, games=games, peak=max(b, 2400))
+    first = EloRating(rating=a, games=games, peak=max(a, 2400))
+    second = EloRating(rating=b, games=games, peak=max(b, 2400))
     changes = rate_game([first, second], heads_up(score))
     assert changes[0].k == changes[1].k
     assert changes[0].delta + changes[1].delta == pytest.approx(0.0, abs=1e-9)
@@ -425,5 +425,5 @@ def test_two_versus_two_with_equal_k_conserves_rating(
 
 def test_unequal_k_is_not_zero_sum() -> None:
     # The documented exception: a provisional player (K 40) against an established one (K 20).
-    changes = rate_game([PlayerRating(), established(1500)], heads_up(1.0))
+    changes = rate_game([EloRating(), established(1500)], heads_up(1.0))
     assert sum(change.delta for change in changes) == pytest.approx(10.0)

@@ -270,7 +270,7 @@ def test_recompute_gives_exactly_the_incremental_ratings() -> None:
 
     # The pure replay of the same games gives the stored ratings, bit for bit.
     for pool_id, games in played.items():
-        standings = elo.recompute(elo.RatedGame(players=ids, outcome=outcome) for ids, outcome in games)
+        standings = elo.recompute(elo.EloGame(players=ids, outcome=outcome) for ids, outcome in games)
         stored = {row.user_id: row.as_elo() for row in PlayerRating.objects.filter(pool_id=pool_id)}
         assert stored == standings
 
