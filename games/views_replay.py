@@ -39,7 +39,7 @@ def provide_analysis(source: AnalysisSource) -> AnalysisSource:
 
 
 def analysis_json_for(game: Game) -> dict[str, Any] | None:
-    """The game's analysis as ``games.bots.review.GameAnalysis.to_json`` writes it, or None when the game has
+    """The game's analysis as ``games.bots.review.JudgedGame.to_json`` writes it, or None when the game has
     none (or no app provides analyses)."""
     for source in _analysis_sources:
         found = source(game)

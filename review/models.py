@@ -21,7 +21,7 @@ class GameAnalysis(models.Model):
     status = models.CharField(max_length=8, choices=AnalysisStatus.choices, default=AnalysisStatus.QUEUED)
     progress_done = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)
-    result = models.JSONField(null=True, blank=True)  # games.bots.review.GameAnalysis.to_json()
+    result = models.JSONField(null=True, blank=True)  # games.bots.review.JudgedGame.to_json()
     accuracy = models.JSONField(default=list, blank=True)  # per seat, 0 to 100, None for a seat without a choice
     error = models.CharField(max_length=300, blank=True)  # why it failed (never a card: the record is finished)
     # None: queued by a tournament that analyses every game (counted against nobody's daily allowance).

@@ -159,7 +159,7 @@ def _take(analysis_id: int, token: str) -> tuple[GameAnalysis, dict[str, object]
     return analysis, record
 
 
-def _finish(analysis_id: int, token: str, result: core.GameAnalysis | None, error: str) -> GameAnalysis | None:
+def _finish(analysis_id: int, token: str, result: core.JudgedGame | None, error: str) -> GameAnalysis | None:
     """Store the run's result (or its failure) if this run still holds the analysis."""
     with transaction.atomic():
         analysis = GameAnalysis.objects.select_for_update().select_related("game").get(pk=analysis_id)

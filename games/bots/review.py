@@ -15,7 +15,7 @@ below (lichess's, on the chance of not losing: 5, 10 and 15 points of a hundred)
 game is the mean of its decisions' accuracies, each lichess's move accuracy of the chance it gave away (100
 when it gave nothing away).
 
-The JSON of an analysis (``GameAnalysis.to_json``), stored by the site and drawn by the replay page::
+The JSON of an analysis (``JudgedGame.to_json``), stored by the site and drawn by the replay page::
 
     {"version": 1, "budget": "default", "players": 2,
      "decisions": [{"ply": 0, "seat": 0, "played": {action}, "best": {action}, "before": 0.62,
@@ -99,7 +99,9 @@ def move_accuracy(given_away: float) -> float:
 
 
 @dataclass(frozen=True)
-class Decision:
+class JudgedDecision:
+    """One action of the record judged: the played and the best move and each one's chance of not losing."""
+
     ply: int
     seat: int
     played: dict[str, Any]
@@ -127,10 +129,12 @@ class Decision:
 
 
 @dataclass(frozen=True)
-class GameAnalysis:
+class JudgedGame:
+    """Every decision of a game judged, under one budget: the analysis ``review.models.GameAnalysis`` stores."""
+
     budget: str
     players: int
-    decisions: tuple[Decision, ...]
+    decisions: tuple[JudgedDecision, ...]
 
     def accuracy(self) -> list[float | None]:
         """Each seat's accuracy (0 to 100) over its decisions with a choice; None for a seat that had none."""
@@ -147,23 +151,23 @@ class GameAnalysis:
         }  # fmt: skip
 
 
-def analysis_from_json(data: Mapping[str, Any]) -> GameAnalysis:
+def analysis_from_json(data: Mapping[str, Any]) -> JudgedGame:
     """The analysis ``to_json`` wrote (the marks and accuracies are computed again, not read)."""
     decisions = tuple(
-        Decision(
+        JudgedDecision(
             ply=int(item["ply"]), seat=int(item["seat"]), played=dict(item["played"]), best=dict(item["best"]),
             before=float(item["before"]), after=float(item["after"]), best_after=float(item["best_after"]),
             forced=bool(item["forced"]), solved=bool(item.get("solved", False)),
         )  # fmt: skip
         for item in data["decisions"]
     )
-    return GameAnalysis(budget=str(data["budget"]), players=int(data["players"]), decisions=decisions)
+    return JudgedGame(budget=str(data["budget"]), players=int(data["players"]), decisions=decisions)
 
 
 def analyse_record(
     record: Mapping[str, Any], *, budget: str = "default", seed: int = 0, progress: Progress | None = None,
     ended_early: bool = False,
-) -> GameAnalysis:
+) -> JudgedGame:
     """Every decision of a finished game's record (DESIGN.md's format), judged from its seat's information.
     ``seed`` fixes the search's random draws; ``progress`` is called after each decision. ``ended_early``: the
     game is over though its actions do not finish it (a surrender, a fall of the flag, a director's decision),
@@ -195,7 +199,7 @@ def analyse_record(
     memory = GameMemory()
     seen = 0
     last: dict[int, float] = {}
-    decisions: list[Decision] = []
+    decisions: list[JudgedDecision] = []
     for ply, (seat, action) in enumerate(loaded.actions):
         decision = judge(state, seat, seen, memory.history, action, ply=ply, budget=budget, seed=seed,
                          tables=tables, previous=last.get(seat))
@@ -206,7 +210,7 @@ def analyse_record(
         seen |= action.cards
         if progress is not None:
             progress(ply + 1, total)
-    return GameAnalysis(budget=budget, players=players, decisions=tuple(decisions))
+    return JudgedGame(budget=budget, players=players, decisions=tuple(decisions))
 
 
 def analysable(rules: Mapping[str, Any], players: int) -> bool:
@@ -232,7 +236,7 @@ def _not_covered(rules: Rules, players: int) -> str | None:
 def judge(
     state: State, seat: int, seen: int, history: Sequence[GameStep], played: Action, *, ply: int,
     budget: str = "default", seed: int = 0, tables: ProofTables | None = None, previous: float | None = None,
-) -> Decision:
+) -> JudgedDecision:
     """The decision of ``seat`` to play ``played`` in ``state`` (the true state: only its ``observe`` is read,
     as by a bot at a table), ``seen`` the cards laid face up so far, ``history`` the game's public steps
     (``GameMemory.history``). ``previous``: the seat's last chance, which a forced decision keeps."""
@@ -253,13 +257,13 @@ def judge(
         solved = value is not None
         if value is None:
             value = previous if previous is not None else _alone_value(observation, played, alone, rng.getrandbits(64))
-        return Decision(ply=ply, seat=seat, played=action_json, best=action_json, before=value, after=value,
+        return JudgedDecision(ply=ply, seat=seat, played=action_json, best=action_json, before=value, after=value,
                         best_after=value, forced=True, solved=solved)
     if endgame:
         proven = _solve(filled, seat, played, observation.legal, positions, tables)
         if proven is not None:
             best, best_after, after = proven
-            return Decision(ply=ply, seat=seat, played=action_json, best={"seat": seat, **best.to_json()},
+            return JudgedDecision(ply=ply, seat=seat, played=action_json, best={"seat": seat, **best.to_json()},
                             before=best_after, after=after, best_after=best_after, forced=False, solved=True)
     possible = [observation.possible(other) for other in range(observation.players)]
     moves = tree_moves(filled, seat, possible)
@@ -276,7 +280,7 @@ def judge(
         alone_seed = rng.getrandbits(64)
         after = _alone_value(observation, played, alone, alone_seed)
         best_after = _alone_value(observation, best, alone, alone_seed)
-    return Decision(ply=ply, seat=seat, played=action_json, best={"seat": seat, **best.to_json()},
+    return JudgedDecision(ply=ply, seat=seat, played=action_json, best={"seat": seat, **best.to_json()},
                     before=best_after, after=after, best_after=best_after, forced=False, solved=False)
 
 

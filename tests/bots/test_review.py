@@ -14,7 +14,7 @@ from games.bots import BOTS
 from games.bots import review
 from games.bots.endgame import NOT_LOSE, WIN, exact_endgame, prove
 from games.bots.knowledge import GameMemory, GameStep, observe
-from games.bots.review import Decision, analysable, analyse_record, analysis_from_json, judge
+from games.bots.review import JudgedDecision, analysable, analyse_record, analysis_from_json, judge
 from games.bots.search import durak_rewards
 from games.engine import Action, Rules, State, actors, legal_actions, play
 from games.engine.deal import deal
@@ -57,7 +57,7 @@ def record_of(rules: Rules, players: int, seed: str, actions: Sequence[tuple[int
     return Record(rules=rules, hands=dealt.hands, stock=dealt.stock, trump=dealt.trump, actions=list(actions)).to_json()
 
 
-Evaluate = Callable[[State, int, int, Sequence[GameStep], Action], Decision]
+Evaluate = Callable[[State, int, int, Sequence[GameStep], Action], JudgedDecision]
 
 
 def judged_alike(evaluate: Evaluate, rules: Rules, players: int, seed: str, every: int) -> int:
@@ -76,7 +76,7 @@ def judged_alike(evaluate: Evaluate, rules: Rules, players: int, seed: str, ever
     return moved
 
 
-def honest(state: State, seat: int, seen: int, history: Sequence[GameStep], action: Action) -> Decision:
+def honest(state: State, seat: int, seen: int, history: Sequence[GameStep], action: Action) -> JudgedDecision:
     return judge(state, seat, seen, history, action, ply=0, budget="tiny", seed=3)
 
 
@@ -88,7 +88,7 @@ def test_a_decision_is_judged_from_its_seats_information_only(rules: Rules, play
 
 def test_an_evaluator_that_peeks_is_caught() -> None:
     """The check can fail: an evaluator given every card as seen (the true hands) judges otherwise when they move."""
-    def peeking(state: State, seat: int, seen: int, history: Sequence[GameStep], action: Action) -> Decision:
+    def peeking(state: State, seat: int, seen: int, history: Sequence[GameStep], action: Action) -> JudgedDecision:
         return judge(state, seat, ALL_CARDS, history, action, ply=0, budget="tiny", seed=3)
 
     with pytest.raises(AssertionError):
@@ -148,10 +148,10 @@ def test_a_thrown_away_proven_win_is_a_blunder() -> None:
 def test_a_forced_move_is_never_marked() -> None:
     """Whatever chances a forced decision carries, it gives nothing away."""
     played = {"seat": 0, "type": "take"}
-    forced = Decision(ply=3, seat=0, played=played, best=played, before=0.9, after=0.1, best_after=0.9,
+    forced = JudgedDecision(ply=3, seat=0, played=played, best=played, before=0.9, after=0.1, best_after=0.9,
                       forced=True, solved=False)
     assert forced.mark is None and forced.given_away == 0.0
-    assert Decision(**{**forced.__dict__, "forced": False}).mark == "blunder"
+    assert JudgedDecision(**{**forced.__dict__, "forced": False}).mark == "blunder"
 
 
 def test_an_analysis_is_reproducible_and_round_trips() -> None:

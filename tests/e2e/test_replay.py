@@ -15,7 +15,7 @@ from django.urls import reverse
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from games import services, views_replay
-from games.bots.review import Decision, GameAnalysis
+from games.bots.review import JudgedDecision, JudgedGame
 from games.engine import load_record
 from games.engine.cards import names
 from games.models import Game
@@ -59,14 +59,14 @@ def _analysis(game: Game) -> tuple[dict[str, Any], int, str]:
     hand = names(_hand_before(game, ply, seat))
     better = next(card for card in hand if card not in played["cards"])
     decisions = [
-        Decision(ply=index, seat=action["seat"], played={k: v for k, v in action.items() if k != "seat"},
+        JudgedDecision(ply=index, seat=action["seat"], played={k: v for k, v in action.items() if k != "seat"},
                  best={k: v for k, v in action.items() if k != "seat"}, before=0.5 + 0.001 * index,
                  after=0.5 + 0.001 * index, best_after=0.5 + 0.001 * index, forced=False, solved=False)
         for index, action in enumerate(actions) if index != ply
     ]  # fmt: skip
-    decisions.insert(ply, Decision(ply=ply, seat=seat, played=played, best={"type": "attack", "cards": [better]},
+    decisions.insert(ply, JudgedDecision(ply=ply, seat=seat, played=played, best={"type": "attack", "cards": [better]},
                                    before=0.62, after=0.41, best_after=0.62, forced=False, solved=False))
-    return GameAnalysis(budget="default", players=2, decisions=tuple(decisions)).to_json(), ply, better
+    return JudgedGame(budget="default", players=2, decisions=tuple(decisions)).to_json(), ply, better
 
 
 def _hand_before(game: Game, ply: int, seat: int) -> int:

@@ -16,7 +16,7 @@ from django.urls import reverse
 from accounts.models import User
 from games import services, views_replay
 from games.replays import replay_steps
-from games.bots.review import Decision, GameAnalysis
+from games.bots.review import JudgedDecision, JudgedGame
 from games.engine import load_record, play
 from games.engine.cards import card_name, names
 from games.models import Game
@@ -188,12 +188,12 @@ def _analysis_for(game: Game) -> dict[str, Any]:
     played = {key: value for key, value in actions[blunder_ply].items() if key != "seat"}
     best = {"type": "attack", "cards": [names(load_record(game.record).hands[seat])[-1]]}
     decisions = [
-        Decision(ply=blunder_ply, seat=seat, played=played, best=best, before=0.7, after=0.4, best_after=0.7,
+        JudgedDecision(ply=blunder_ply, seat=seat, played=played, best=best, before=0.7, after=0.4, best_after=0.7,
                  forced=False, solved=False),
-        Decision(ply=blunder_ply + 1, seat=actions[blunder_ply + 1]["seat"], played={"type": "take"},
+        JudgedDecision(ply=blunder_ply + 1, seat=actions[blunder_ply + 1]["seat"], played={"type": "take"},
                  best={"type": "take"}, before=0.5, after=0.5, best_after=0.5, forced=True, solved=False),
     ]  # fmt: skip
-    return GameAnalysis(budget="default", players=2, decisions=tuple(decisions)).to_json()
+    return JudgedGame(budget="default", players=2, decisions=tuple(decisions)).to_json()
 
 
 def test_the_analysis_is_shown_when_the_game_has_one(monkeypatch: pytest.MonkeyPatch) -> None:
