@@ -36,9 +36,9 @@ if not __package__:
 
 from bench._common import parse_args, print_table, write_report
 from tournaments.pairing import (
-    Entrant,
-    Pairing,
-    Result,
+    EntrantState,
+    Board,
+    BoardResult,
     entrants_after,
     pair_swiss,
     repeat_meetings,
@@ -62,11 +62,11 @@ def _expected(rating: float, other: float) -> float:
     return 1 / (1 + 10 ** ((other - rating) / 400))
 
 
-def _play_heads_up(pairings: Sequence[Pairing], ratings: dict[str, float], rng: random.Random) -> list[Result]:
+def _play_heads_up(pairings: Sequence[Board], ratings: dict[str, float], rng: random.Random) -> list[BoardResult]:
     results = []
     for pairing in pairings:
         if pairing.bye:
-            results.append(Result(entrants=pairing.entrants, points=(1.0,), bye=True))
+            results.append(BoardResult(entrants=pairing.entrants, points=(1.0,), bye=True))
             continue
         first, second = pairing.entrants
         if rng.random() < DRAW_RATE:
@@ -75,31 +75,31 @@ def _play_heads_up(pairings: Sequence[Pairing], ratings: dict[str, float], rng: 
             points = (1.0, 0.0)
         else:
             points = (0.0, 1.0)
-        results.append(Result(entrants=pairing.entrants, points=points, first=first))
+        results.append(BoardResult(entrants=pairing.entrants, points=points, first=first))
     return results
 
 
-def _play_table(pairings: Sequence[Pairing], ratings: dict[str, float], rng: random.Random) -> list[Result]:
+def _play_table(pairings: Sequence[Board], ratings: dict[str, float], rng: random.Random) -> list[BoardResult]:
     """Places by rating plus luck; points by place, the durak (last) scoring 0."""
     results = []
     for table in pairings:
         order = sorted(table.entrants, key=lambda entrant: -ratings[entrant] + rng.gauss(0, 250))
         points = {entrant: float(len(order) - 1 - place) for place, entrant in enumerate(order)}
         results.append(
-            Result(entrants=table.entrants, points=tuple(points[e] for e in table.entrants), first=table.entrants[0])
+            BoardResult(entrants=table.entrants, points=tuple(points[e] for e in table.entrants), first=table.entrants[0])
         )
     return results
 
 
-def _rematches(entrants: Sequence[Entrant], pairings: Sequence[Pairing]) -> int:
+def _rematches(entrants: Sequence[EntrantState], pairings: Sequence[Board]) -> int:
     met = {entrant.id: set(entrant.opponents) for entrant in entrants}
     return sum(1 for pairing in pairings if not pairing.bye and pairing.entrants[1] in met[pairing.entrants[0]])
 
 
-def _timed(pair: Callable[[], list[Pairing]], repeats: int) -> tuple[float, list[Pairing]]:
+def _timed(pair: Callable[[], list[Board]], repeats: int) -> tuple[float, list[Board]]:
     """Median wall-clock seconds of ``repeats`` calls, and what the last call returned."""
     seconds = []
-    pairings: list[Pairing] = []
+    pairings: list[Board] = []
     for _ in range(repeats):
         start = time.perf_counter()
         pairings = pair()
@@ -111,7 +111,7 @@ def swiss(count: int, repeats: int) -> tuple[float, int, list[float]]:
     """(seconds for round 5, rematches over rounds 1-5, seconds of rounds 1-4) for a Swiss of ``count``."""
     rng = random.Random(SEED + count)
     ratings = _ratings(count, rng)
-    results: list[list[Result]] = []
+    results: list[list[BoardResult]] = []
     rematches = 0
     earlier: list[float] = []
     for _ in range(TIMED_ROUND - 1):
@@ -131,7 +131,7 @@ def tables(count: int, repeats: int) -> tuple[float, int]:
     """(seconds to seat round 5, repeat meetings at round 5's tables) for ``count`` entrants at tables of 6."""
     rng = random.Random(SEED)
     ratings = _ratings(count, rng)
-    results: list[list[Result]] = []
+    results: list[list[BoardResult]] = []
     for _ in range(TIMED_ROUND - 1):
         seating = seat_tables(entrants_after(ratings, results), table_size=TABLE_SIZE)
         results.append(_play_table(seating, ratings, rng))

@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 
 from tournaments.models import Format, Seating, Tournament
-from tournaments.pairing import Result, Scoring, standings
+from tournaments.pairing import BoardResult, Scoring, standings
 from tournaments.simulation import SimulationOptions, simulate
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +46,7 @@ def _recomputed(exported: dict[str, Any]) -> list[dict[str, object]]:
     for round_ in exported["rounds"]:
         results = []
         for pairing in round_["pairings"]:
-            results.append(Result(
+            results.append(BoardResult(
                 entrants=tuple(pairing["entrants"]), points=tuple(pairing["points"]), bye=bool(pairing.get("bye")),
                 forfeit=bool(pairing.get("forfeit")), first=pairing.get("first"),
             ))  # fmt: skip

@@ -14,13 +14,13 @@ stores what they return.
 
 from tournaments.pairing.avoidances import AvoidanceReport, Avoidances, avoidances
 from tournaments.pairing.model import (
-    Entrant,
+    Board,
+    BoardResult,
     EntrantId,
+    EntrantState,
     Float,
-    Pairing,
     PairingError,
     PairingInputError,
-    Result,
     Round,
     Side,
     entrants_after,
@@ -35,13 +35,13 @@ __all__ = [
     "SWISS_ORDER",
     "AvoidanceReport",
     "Avoidances",
-    "Entrant",
+    "Board",
+    "BoardResult",
     "EntrantId",
+    "EntrantState",
     "Float",
-    "Pairing",
     "PairingError",
     "PairingInputError",
-    "Result",
     "Round",
     "Scoring",
     "Side",
@@ -61,3 +61,8 @@ __all__ = [
     "table_sizes",
     "team_rating",
 ]
+
+# The values' former names, kept only for tournaments/services/, which another branch is rewriting: once it is
+# merged, its `pure.Result` and `pure.Pairing` become `pure.BoardResult` and `pure.Board` and these two go.
+Result = BoardResult
+Pairing = Board

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.pairing.model import Entrant, EntrantId, Pairing, PairingInputError
+from tournaments.pairing.model import EntrantState, EntrantId, Board, PairingInputError
 
 Avoidances = frozenset[frozenset[EntrantId]]
 
@@ -60,7 +60,7 @@ class AvoidanceReport:
         return bool(self.kept_apart or self.broken or self.floated)
 
 
-def _floaters(pairings: Sequence[Pairing], scores: Mapping[EntrantId, float]) -> set[EntrantId]:
+def _floaters(pairings: Sequence[Board], scores: Mapping[EntrantId, float]) -> set[EntrantId]:
     moved: set[EntrantId] = set()
     for pairing in pairings:
         if pairing.bye or len(pairing.entrants) != 2:
@@ -72,10 +72,10 @@ def _floaters(pairings: Sequence[Pairing], scores: Mapping[EntrantId, float]) ->
 
 
 def avoidance_report(
-    entrants: Sequence[Entrant],
+    entrants: Sequence[EntrantState],
     avoid: Avoidances,
-    paired: Sequence[Pairing],
-    unconstrained: Sequence[Pairing] | None,
+    paired: Sequence[Board],
+    unconstrained: Sequence[Board] | None,
 ) -> AvoidanceReport:
     """Compare the round ``paired`` with the avoidances to the round paired without them (None: that
     pairing failed, or was not tried), for the round's explanation."""

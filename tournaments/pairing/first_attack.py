@@ -10,7 +10,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tournaments.pairing.model import Entrant, Side
+from tournaments.pairing.model import EntrantState, Side
 
 
 class Strength(enum.IntEnum):
@@ -80,12 +80,12 @@ def conflict(first: Preference, second: Preference) -> Conflict:
 
 
 def allocate(
-    higher: Entrant,
-    lower: Entrant,
+    higher: EntrantState,
+    lower: EntrantState,
     *,
     higher_number: int,
     initial: Side = Side.FIRST,
-) -> tuple[Entrant, Entrant]:
+) -> tuple[EntrantState, EntrantState]:
     """Seat a heads-up pair: returns (attacks first, attacks second) by C.04.3 E.1-E.5.
 
     ``higher`` is the higher-ranked of the two, ``higher_number`` his pairing number (1-based place in
@@ -99,7 +99,7 @@ def allocate(
     return (higher, lower) if wants is Side.FIRST else (lower, higher)
 
 
-def _allocate_by_preference(higher: Entrant, lower: Entrant, high: Preference, low: Preference) -> Side | None:
+def _allocate_by_preference(higher: EntrantState, lower: EntrantState, high: Preference, low: Preference) -> Side | None:
     """The side the higher-ranked entrant gets under E.1-E.4, or None when they leave it open."""
     # E.1: grant both preferences when they differ (or one has none).
     if high.side is not None and low.side is not high.side:

@@ -4,6 +4,10 @@ Everything here is a frozen value. ``tournaments/services/`` (the Django side) l
 values, calls the pairing or standings functions and stores what they return; nothing in this package
 touches the database.
 
+The values are named apart from the rows of ``tournaments/models.py`` they are loaded from or stored as: an
+:class:`EntrantState` (an ``Entrant`` row's score and history), a :class:`Board` (a ``Pairing`` row), a
+:class:`BoardResult` (what a board produced).
+
 "First attack" plays the part that colour plays in chess: the entrant seated first attacks first. A
 heads-up pairing lists its two entrants in seat order, so ``entrants[0]`` attacks first; a table lists
 its three to six entrants in seat order.
@@ -49,7 +53,7 @@ class PairingInputError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Entrant:
+class EntrantState:
     """One entrant (a player or a team) as the pairing of the next round sees him.
 
     ``opponents`` lists every opponent met, once per meeting (a table of four adds three). ``sides``
@@ -71,7 +75,7 @@ class Entrant:
 
 
 @dataclass(frozen=True, slots=True)
-class Pairing:
+class Board:
     """One board of a round: entrants in seat order (the first attacks first), or a single entrant's bye."""
 
     entrants: tuple[EntrantId, ...]
@@ -84,7 +88,7 @@ class Pairing:
 
 
 @dataclass(frozen=True, slots=True)
-class Result:
+class BoardResult:
     """What one pairing of a round produced, as stored in DESIGN.md's simulate_tournament JSON.
 
     - A game (two or more entrants, ``forfeit`` false): ``points`` by entrant, ``first`` who attacked
@@ -125,7 +129,7 @@ class Result:
         return len(self.entrants) > 1 and not self.forfeit
 
 
-Round = Sequence[Result]
+Round = Sequence[BoardResult]
 
 
 def entrants_after(
@@ -133,8 +137,8 @@ def entrants_after(
     rounds: Sequence[Round],
     *,
     withdrawn: Collection[EntrantId] = (),
-) -> list[Entrant]:
-    """Replay the results of the rounds so far into the :class:`Entrant` values the next round pairs.
+) -> list[EntrantState]:
+    """Replay the results of the rounds so far into the :class:`EntrantState` values the next round pairs.
 
     ``ratings`` names every entrant of the tournament (late entries included: they simply have no
     results in the early rounds). The order of the returned list follows ``ratings``.
@@ -180,7 +184,7 @@ def entrants_after(
             floats[entrant].append(moved[entrant])
     gone = set(withdrawn)
     return [
-        Entrant(
+        EntrantState(
             id=entrant,
             rating=rating,
             score=score[entrant],

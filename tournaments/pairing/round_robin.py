@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tournaments.pairing.model import EntrantId, Pairing, PairingInputError
+from tournaments.pairing.model import EntrantId, Board, PairingInputError
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 16
@@ -44,7 +44,7 @@ def berger_table(players: int) -> list[list[tuple[int, int]]]:
     return rounds
 
 
-def round_robin(entrants: Sequence[EntrantId], *, double: bool = False) -> list[list[Pairing]]:
+def round_robin(entrants: Sequence[EntrantId], *, double: bool = False) -> list[list[Board]]:
     """Every round of a round robin, entrants given in pairing-number order (the first is number 1).
 
     Each round lists its boards in the table's order, seat order inside each (the first attacks
@@ -54,7 +54,7 @@ def round_robin(entrants: Sequence[EntrantId], *, double: bool = False) -> list[
     if len(set(entrants)) != len(entrants):
         raise PairingInputError("entrant ids must be unique")
     table = berger_table(len(entrants))
-    rounds: list[list[Pairing]] = []
+    rounds: list[list[Board]] = []
     for boards in table:
         rounds.append(_round(entrants, boards, reverse=False))
     if double:
@@ -63,16 +63,16 @@ def round_robin(entrants: Sequence[EntrantId], *, double: bool = False) -> list[
     return rounds
 
 
-def _round(entrants: Sequence[EntrantId], boards: list[tuple[int, int]], *, reverse: bool) -> list[Pairing]:
-    games: list[Pairing] = []
-    byes: list[Pairing] = []
+def _round(entrants: Sequence[EntrantId], boards: list[tuple[int, int]], *, reverse: bool) -> list[Board]:
+    games: list[Board] = []
+    byes: list[Board] = []
     for first, second in boards:
         if reverse:
             first, second = second, first
         if first > len(entrants):
-            byes.append(Pairing(entrants=(entrants[second - 1],), bye=True))
+            byes.append(Board(entrants=(entrants[second - 1],), bye=True))
         elif second > len(entrants):
-            byes.append(Pairing(entrants=(entrants[first - 1],), bye=True))
+            byes.append(Board(entrants=(entrants[first - 1],), bye=True))
         else:
-            games.append(Pairing(entrants=(entrants[first - 1], entrants[second - 1])))
+            games.append(Board(entrants=(entrants[first - 1], entrants[second - 1])))
     return games + byes

@@ -71,7 +71,7 @@ from networkx.classes.graph import Graph  # type: ignore[import-untyped, unused-
 
 from tournaments.pairing.avoidances import AvoidanceReport, Avoidances, avoidance_report, avoided_within
 from tournaments.pairing.first_attack import Preference, allocate, conflict, preference
-from tournaments.pairing.model import Entrant, EntrantId, Float, Pairing, PairingError, PairingInputError, Side
+from tournaments.pairing.model import EntrantState, EntrantId, Float, Board, PairingError, PairingInputError, Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,18 +87,18 @@ class SwissOptions:
     initial: Side = Side.FIRST
 
 
-def ranking_key(entrant: Entrant) -> tuple[float, float, EntrantId]:
+def ranking_key(entrant: EntrantState) -> tuple[float, float, EntrantId]:
     """Sort key of the pairing order: score, then rating, then id (C.04.3 A.2)."""
     return (-entrant.score, -entrant.rating, entrant.id)
 
 
 def pair_swiss(
-    entrants: Sequence[Entrant],
+    entrants: Sequence[EntrantState],
     *,
     absent: Collection[EntrantId] = (),
     options: SwissOptions | None = None,
     avoid: Avoidances = frozenset(),
-) -> list[Pairing]:
+) -> list[Board]:
     """Pair the next round of a heads-up Swiss.
 
     ``entrants`` is every entrant of the tournament with his history (see ``model.entrants_after``);
@@ -128,12 +128,12 @@ def pair_swiss(
 
 
 def pair_swiss_explained(
-    entrants: Sequence[Entrant],
+    entrants: Sequence[EntrantState],
     *,
     absent: Collection[EntrantId] = (),
     options: SwissOptions | None = None,
     avoid: Avoidances = frozenset(),
-) -> tuple[list[Pairing], AvoidanceReport]:
+) -> tuple[list[Board], AvoidanceReport]:
     """:func:`pair_swiss`, and what the avoidances did: the round is paired again without them and the two
     compared (only when some avoided pair is in the round)."""
     pairings = pair_swiss(entrants, absent=absent, options=options, avoid=avoid)
@@ -141,15 +141,15 @@ def pair_swiss_explained(
     if not any(pair <= seated for pair in avoid):
         return pairings, AvoidanceReport()
     try:
-        unconstrained: list[Pairing] | None = pair_swiss(entrants, absent=absent, options=options)
+        unconstrained: list[Board] | None = pair_swiss(entrants, absent=absent, options=options)
     except PairingError:
         unconstrained = None
     return pairings, avoidance_report(entrants, avoid, pairings, unconstrained)
 
 
 def _pair_ranked(
-    ranked: list[Entrant], numbers: dict[EntrantId, int], options: SwissOptions, avoid: Avoidances, *, strict: bool
-) -> list[Pairing]:
+    ranked: list[EntrantState], numbers: dict[EntrantId, int], options: SwissOptions, avoid: Avoidances, *, strict: bool
+) -> list[Board]:
     """Pair the ranked entrants: ``strict``, avoided pairs are never paired; otherwise they may be, as few as
     can be (the bye then goes to whoever leaves the fewest broken, the lowest-ranked among equals)."""
     if len(ranked) % 2 == 0:
@@ -159,7 +159,7 @@ def _pair_ranked(
         return _publish(pairs, None, numbers, options)
     # C.04.1 d, C.04.3 C.2: at most one pairing-allocated bye, and none after a forfeit win; the
     # lowest-ranked eligible entrant gets it, unless the others then cannot be paired.
-    best: tuple[int, Entrant, list[tuple[Entrant, Entrant]]] | None = None
+    best: tuple[int, EntrantState, list[tuple[EntrantState, EntrantState]]] | None = None
     for candidate in reversed(ranked):
         if candidate.byes or candidate.forfeit_wins:
             continue
@@ -179,42 +179,42 @@ def _pair_ranked(
     raise PairingError("no entrant can take the bye without a second bye or a rematch")
 
 
-def _initial_key(entrant: Entrant) -> tuple[float, EntrantId]:
+def _initial_key(entrant: EntrantState) -> tuple[float, EntrantId]:
     return (-entrant.rating, entrant.id)
 
 
-def _check_unique(entrants: Sequence[Entrant]) -> None:
+def _check_unique(entrants: Sequence[EntrantState]) -> None:
     ids = [entrant.id for entrant in entrants]
     if len(set(ids)) != len(ids):
         raise PairingInputError("entrant ids must be unique")
 
 
 def _publish(
-    pairs: list[tuple[Entrant, Entrant]],
-    bye: Entrant | None,
+    pairs: list[tuple[EntrantState, EntrantState]],
+    bye: EntrantState | None,
     numbers: dict[EntrantId, int],
     options: SwissOptions,
-) -> list[Pairing]:
+) -> list[Board]:
     """Seat each pair (C.04.3 E) and order the boards (C.04.2 D.9)."""
 
-    def board_key(pair: tuple[Entrant, Entrant]) -> tuple[float, float, tuple[float, float, EntrantId]]:
+    def board_key(pair: tuple[EntrantState, EntrantState]) -> tuple[float, float, tuple[float, float, EntrantId]]:
         higher = min(pair, key=ranking_key)
         return (-max(pair[0].score, pair[1].score), -(pair[0].score + pair[1].score), ranking_key(higher))
 
-    pairings: list[Pairing] = []
+    pairings: list[Board] = []
     for pair in sorted(pairs, key=board_key):
         higher, lower = sorted(pair, key=ranking_key)
         first, second = allocate(higher, lower, higher_number=numbers[higher.id], initial=options.initial)
-        pairings.append(Pairing(entrants=(first.id, second.id)))
+        pairings.append(Board(entrants=(first.id, second.id)))
     if bye is not None:
-        pairings.append(Pairing(entrants=(bye.id,), bye=True))
+        pairings.append(Board(entrants=(bye.id,), bye=True))
     return pairings
 
 
 class _Field:
     """The ranked entrants of one pairing run, as arrays indexed by ranking position."""
 
-    def __init__(self, ranked: list[Entrant], avoid: Avoidances = frozenset(), *, strict: bool = True) -> None:
+    def __init__(self, ranked: list[EntrantState], avoid: Avoidances = frozenset(), *, strict: bool = True) -> None:
         self.entrants = ranked
         self.size = len(ranked)
         position = {entrant.id: index for index, entrant in enumerate(ranked)}
@@ -379,8 +379,8 @@ def _blocks(ideal_pairs: list[tuple[int, int]], score_units: list[int], size: in
 
 
 def _pair_even(
-    ranked: list[Entrant], options: SwissOptions, avoid: Avoidances = frozenset(), *, strict: bool = True
-) -> list[tuple[Entrant, Entrant]] | None:
+    ranked: list[EntrantState], options: SwissOptions, avoid: Avoidances = frozenset(), *, strict: bool = True
+) -> list[tuple[EntrantState, EntrantState]] | None:
     """Pair an even number of ranked entrants, or None when no rematch-free pairing exists (strict: none
     that also keeps every avoidance). Not strict, one matching over the whole field breaks the fewest."""
     field = _Field(ranked, avoid, strict=strict)

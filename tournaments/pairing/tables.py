@@ -24,7 +24,7 @@ seating keeps as few together as the swaps reach, and :func:`seat_tables_explain
 swaps are a local search, so "as few as possible" is not proven for a field whose avoidances form a knot.
 
 Teams are entrants like any other: a 2v2 or 3v3 match is a heads-up pairing of two team entrants, so
-team events use ``swiss.pair_swiss`` with one :class:`Entrant` per team (rating: the team's average).
+team events use ``swiss.pair_swiss`` with one :class:`EntrantState` per team (rating: the team's average).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 
 from tournaments.pairing.avoidances import AvoidanceReport, Avoidances, avoidance_report
-from tournaments.pairing.model import Entrant, EntrantId, Pairing, PairingError, PairingInputError, Side
+from tournaments.pairing.model import EntrantState, EntrantId, Board, PairingError, PairingInputError, Side
 from tournaments.pairing.swiss import ranking_key
 
 MIN_TABLE = 3
@@ -64,12 +64,12 @@ def team_rating(ratings: Sequence[float]) -> float:
 
 
 def seat_tables(
-    entrants: Sequence[Entrant],
+    entrants: Sequence[EntrantState],
     *,
     table_size: int,
     absent: Collection[EntrantId] = (),
     avoid: Avoidances = frozenset(),
-) -> list[Pairing]:
+) -> list[Board]:
     """Seat the next round of a multi-player Swiss; tables come back top table first, in seat order.
     ``avoid``: pairs who must not share a table (``avoidances``)."""
     ids = [entrant.id for entrant in entrants]
@@ -81,16 +81,16 @@ def seat_tables(
     seating = _Seating(ranked, sizes, avoid)
     seating.improve(neighbours=NEIGHBOURS, only_repeats=False)
     seating.improve(neighbours=len(sizes), only_repeats=True)
-    return [Pairing(entrants=_seat_order([ranked[x] for x in table])) for table in seating.ordered_tables()]
+    return [Board(entrants=_seat_order([ranked[x] for x in table])) for table in seating.ordered_tables()]
 
 
 def seat_tables_explained(
-    entrants: Sequence[Entrant],
+    entrants: Sequence[EntrantState],
     *,
     table_size: int,
     absent: Collection[EntrantId] = (),
     avoid: Avoidances = frozenset(),
-) -> tuple[list[Pairing], AvoidanceReport]:
+) -> tuple[list[Board], AvoidanceReport]:
     """:func:`seat_tables`, and what the avoidances did (the round seated without them, compared)."""
     pairings = seat_tables(entrants, table_size=table_size, absent=absent, avoid=avoid)
     seated = {entrant for pairing in pairings for entrant in pairing.entrants}
@@ -100,7 +100,7 @@ def seat_tables_explained(
     return pairings, avoidance_report(entrants, avoid, pairings, unconstrained)
 
 
-def repeat_meetings(entrants: Sequence[Entrant], pairings: Sequence[Pairing]) -> int:
+def repeat_meetings(entrants: Sequence[EntrantState], pairings: Sequence[Board]) -> int:
     """How many earlier meetings the pairings repeat: each pair at a table counts its past meetings."""
     met = {entrant.id: Counter(entrant.opponents) for entrant in entrants}
     total = 0
@@ -115,7 +115,7 @@ def repeat_meetings(entrants: Sequence[Entrant], pairings: Sequence[Pairing]) ->
 class _Seating:
     """Tables as lists of ranking positions, with the costs that swaps are judged by."""
 
-    def __init__(self, ranked: list[Entrant], sizes: list[int], avoid: Avoidances = frozenset()) -> None:
+    def __init__(self, ranked: list[EntrantState], sizes: list[int], avoid: Avoidances = frozenset()) -> None:
         position = {entrant.id: index for index, entrant in enumerate(ranked)}
         self.avoided: list[set[int]] = [set() for _ in ranked]
         for pair in avoid:
@@ -198,10 +198,10 @@ class _Seating:
         return sorted((sorted(table) for table in self.tables), key=lambda table: table[0])
 
 
-def _seat_order(members: list[Entrant]) -> tuple[EntrantId, ...]:
+def _seat_order(members: list[EntrantState]) -> tuple[EntrantId, ...]:
     """Seat a table: the ranking order, rotated so that the entrant most owed a first attack sits first."""
 
-    def owed(indexed: tuple[int, Entrant]) -> tuple[int, int, int]:
+    def owed(indexed: tuple[int, EntrantState]) -> tuple[int, int, int]:
         index, entrant = indexed
         firsts = sum(1 for side in entrant.sides if side is Side.FIRST)
         return (firsts, -len(entrant.sides), index)

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tournaments.pairing import Entrant, Pairing, Result, entrants_after, pair_swiss
+from tournaments.pairing import EntrantState, Board, BoardResult, entrants_after, pair_swiss
 
 
 def expected(rating: float, other: float) -> float:
@@ -14,12 +14,12 @@ def expected(rating: float, other: float) -> float:
     return 1 / (1 + 10 ** ((other - rating) / 400))
 
 
-def play(pairings: Sequence[Pairing], ratings: Mapping[str, float], rng: random.Random) -> list[Result]:
+def play(pairings: Sequence[Board], ratings: Mapping[str, float], rng: random.Random) -> list[BoardResult]:
     """Results of a heads-up round: a win, a draw (one game in ten) or a loss, by rating."""
     results = []
     for pairing in pairings:
         if pairing.bye:
-            results.append(Result(entrants=pairing.entrants, points=(1.0,), bye=True))
+            results.append(BoardResult(entrants=pairing.entrants, points=(1.0,), bye=True))
             continue
         first, second = pairing.entrants
         chance = expected(ratings[first], ratings[second])
@@ -30,7 +30,7 @@ def play(pairings: Sequence[Pairing], ratings: Mapping[str, float], rng: random.
             points = (1.0, 0.0)
         else:
             points = (0.0, 1.0)
-        results.append(Result(entrants=pairing.entrants, points=points, first=first))
+        results.append(BoardResult(entrants=pairing.entrants, points=points, first=first))
     return results
 
 
@@ -38,8 +38,8 @@ def play(pairings: Sequence[Pairing], ratings: Mapping[str, float], rng: random.
 class PairedRound:
     """What the pairing saw before a round and what it made."""
 
-    entrants: list[Entrant]
-    pairings: list[Pairing]
+    entrants: list[EntrantState]
+    pairings: list[Board]
     withdrawn: set[str] = field(default_factory=set)
 
 
@@ -50,12 +50,12 @@ def run_swiss(
     *,
     withdrawals: Mapping[int, Sequence[str]] | None = None,
     late_entries: Mapping[int, Mapping[str, float]] | None = None,
-) -> tuple[list[PairedRound], list[list[Result]]]:
+) -> tuple[list[PairedRound], list[list[BoardResult]]]:
     """Pair and play ``rounds`` rounds; ``withdrawals`` / ``late_entries`` take effect before a round."""
     field_ratings = dict(ratings)
     withdrawn: set[str] = set()
     history: list[PairedRound] = []
-    results: list[list[Result]] = []
+    results: list[list[BoardResult]] = []
     for number in range(1, rounds + 1):
         withdrawn.update((withdrawals or {}).get(number, ()))
         field_ratings.update((late_entries or {}).get(number, {}))

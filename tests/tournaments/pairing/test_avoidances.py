@@ -12,10 +12,10 @@ import pytest
 
 from tests.tournaments.pairing.simulate import play
 from tournaments.pairing import (
-    Entrant,
+    EntrantState,
     PairingError,
     PairingInputError,
-    Result,
+    BoardResult,
     avoidances,
     entrants_after,
     pair_swiss,
@@ -32,7 +32,7 @@ def _boards(pairings: list) -> set[frozenset[str]]:
 def _swiss(ratings: dict[str, float], rounds: int, seed: int, avoid: frozenset[frozenset[str]]) -> list[set[str]]:
     """Pair and play a whole Swiss; every meeting as a set of two ids, round by round."""
     rng = random.Random(seed)
-    results: list[list[Result]] = []
+    results: list[list[BoardResult]] = []
     meetings: list[set[str]] = []
     for _ in range(rounds):
         pairings = pair_swiss(entrants_after(ratings, results), avoid=avoid)
@@ -79,8 +79,8 @@ def test_a_round_whose_only_pairing_breaks_an_avoidance_pairs_it_and_says_so() -
     """e1 has met e2 and e3 (a rematch is absolute), so e1 v e4 is the only pairing left: the avoidance
     between e1 and e4 is broken, once, and the report says so."""
     history = [
-        [Result(entrants=("e1", "e2"), points=(1.0, 0.0), first="e1"), Result(entrants=("e3", "e4"), points=(1.0, 0.0), first="e3")],
-        [Result(entrants=("e1", "e3"), points=(1.0, 0.0), first="e3"), Result(entrants=("e2", "e4"), points=(1.0, 0.0), first="e2")],
+        [BoardResult(entrants=("e1", "e2"), points=(1.0, 0.0), first="e1"), BoardResult(entrants=("e3", "e4"), points=(1.0, 0.0), first="e3")],
+        [BoardResult(entrants=("e1", "e3"), points=(1.0, 0.0), first="e3"), BoardResult(entrants=("e2", "e4"), points=(1.0, 0.0), first="e2")],
     ]  # fmt: skip
     entrants = entrants_after({"e1": 2000, "e2": 1900, "e3": 1800, "e4": 1700}, history)
     avoid = avoidances([("e1", "e4")])
@@ -115,8 +115,8 @@ def test_a_float_the_avoidance_forced_is_reported() -> None:
     """After round 1, e1 and e2 lead on 1 point; avoiding each other, both float down to meet a 0."""
     history = [
         [
-            Result(entrants=("e1", "e3"), points=(1.0, 0.0), first="e1"),
-            Result(entrants=("e2", "e4"), points=(1.0, 0.0), first="e2"),
+            BoardResult(entrants=("e1", "e3"), points=(1.0, 0.0), first="e1"),
+            BoardResult(entrants=("e2", "e4"), points=(1.0, 0.0), first="e2"),
         ]
     ]
     entrants = entrants_after({"e1": 2000, "e2": 1900, "e3": 1800, "e4": 1700}, history)
@@ -129,7 +129,7 @@ def test_a_float_the_avoidance_forced_is_reported() -> None:
 
 def test_rematches_still_come_before_avoidances() -> None:
     """Two entrants who have met and avoid each other with nobody else left: no pairing at all."""
-    history = [[Result(entrants=("e1", "e2"), points=(1.0, 0.0), first="e1")]]
+    history = [[BoardResult(entrants=("e1", "e2"), points=(1.0, 0.0), first="e1")]]
     entrants = entrants_after({"e1": 2000, "e2": 1900}, history)
     with pytest.raises(PairingError):
         pair_swiss(entrants, avoid=avoidances([("e1", "e2")]))
@@ -163,13 +163,13 @@ def test_tables_over_many_rounds_keep_every_avoidance() -> None:
     rng = random.Random(3)
     ratings = {f"p{index}": float(rng.randint(1000, 2200)) for index in range(24)}
     avoid = avoidances([("p0", "p1"), ("p2", "p3"), ("p0", "p5"), ("p10", "p11")])
-    results: list[list[Result]] = []
+    results: list[list[BoardResult]] = []
     for _ in range(5):
         tables = seat_tables(entrants_after(ratings, results), table_size=4, avoid=avoid)
         assert not _table_mates(tables) & set(avoid)
         results.append(
             [
-                Result(
+                BoardResult(
                     entrants=table.entrants,
                     points=tuple(float(rng.randint(0, 3)) for _ in table.entrants),
                     first=table.entrants[0],
@@ -181,6 +181,6 @@ def test_tables_over_many_rounds_keep_every_avoidance() -> None:
 
 def test_an_entrant_of_no_avoidance_is_paired_as_before() -> None:
     """Avoidances naming entrants not in the round (withdrawn, another stage) change nothing."""
-    entrants = [Entrant(id=f"e{index}", rating=2000.0 - index) for index in range(1, 9)]
+    entrants = [EntrantState(id=f"e{index}", rating=2000.0 - index) for index in range(1, 9)]
     assert pair_swiss(entrants, avoid=avoidances([("e1", "x9")])) == pair_swiss(entrants)
     assert seat_tables(entrants, table_size=4, avoid=avoidances([("e1", "x9")])) == seat_tables(entrants, table_size=4)

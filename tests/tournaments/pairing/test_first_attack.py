@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments.pairing import Entrant, Side
+from tournaments.pairing import EntrantState, Side
 from tournaments.pairing.first_attack import Strength, allocate, conflict, preference
 
 F, S = Side.FIRST, Side.SECOND
@@ -42,7 +42,7 @@ def test_conflict_counts_the_weaker_preference_as_unmet() -> None:
 
 
 def _seat(higher: tuple[Side, ...], lower: tuple[Side, ...], number: int = 1) -> tuple[str, str]:
-    first, second = allocate(Entrant("h", 2000, sides=higher), Entrant("l", 1900, sides=lower), higher_number=number)
+    first, second = allocate(EntrantState("h", 2000, sides=higher), EntrantState("l", 1900, sides=lower), higher_number=number)
     return first.id, second.id
 
 

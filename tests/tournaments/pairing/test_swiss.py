@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 
 from tests.tournaments.pairing.simulate import PairedRound, play, run_swiss
 from tournaments.pairing import (
-    Entrant,
+    EntrantState,
     Float,
-    Pairing,
+    Board,
     PairingError,
     PairingInputError,
-    Result,
+    BoardResult,
     Side,
     SwissOptions,
     entrants_after,
@@ -110,7 +110,7 @@ def test_small_fields_are_paired_whenever_the_rules_allow(count: int, rounds: in
     """Either a legal pairing, or PairingError exactly when brute force finds no legal pairing."""
     rng = random.Random(seed)
     ratings = _ratings(count, rng)
-    results: list[list[Result]] = []
+    results: list[list[BoardResult]] = []
     for _ in range(rounds):
         entrants = entrants_after(ratings, results)
         met = {e.id: set(e.opponents) for e in entrants}
@@ -142,9 +142,9 @@ def test_small_fields_are_paired_whenever_the_rules_allow(count: int, rounds: in
 def test_the_bye_moves_up_when_the_lowest_would_leave_a_rematch() -> None:
     # a and b have met; c is the lowest-ranked, but a bye for c leaves only the rematch a v b.
     entrants = [
-        Entrant("a", 2000, score=1, opponents=("b",), sides=(Side.FIRST,)),
-        Entrant("b", 1900, score=0, opponents=("a",), sides=(Side.SECOND,)),
-        Entrant("c", 1800, score=1, byes=0),
+        EntrantState("a", 2000, score=1, opponents=("b",), sides=(Side.FIRST,)),
+        EntrantState("b", 1900, score=0, opponents=("a",), sides=(Side.SECOND,)),
+        EntrantState("c", 1800, score=1, byes=0),
     ]
     pairings = pair_swiss(entrants)
     assert [p.entrants[0] for p in pairings if p.bye] == ["b"]
@@ -153,36 +153,36 @@ def test_the_bye_moves_up_when_the_lowest_would_leave_a_rematch() -> None:
 
 def test_no_second_bye_and_no_bye_after_a_forfeit_win() -> None:
     entrants = [
-        Entrant("a", 2000),
-        Entrant("b", 1900),
-        Entrant("c", 1800, forfeit_wins=1),  # C.04.1 d: a forfeit win bars the bye like a bye does
-        Entrant("d", 1700, byes=1),
-        Entrant("e", 1600, byes=1),
+        EntrantState("a", 2000),
+        EntrantState("b", 1900),
+        EntrantState("c", 1800, forfeit_wins=1),  # C.04.1 d: a forfeit win bars the bye like a bye does
+        EntrantState("d", 1700, byes=1),
+        EntrantState("e", 1600, byes=1),
     ]
     pairings = pair_swiss(entrants)
     assert [p.entrants[0] for p in pairings if p.bye] == ["b"]
 
 
 def test_every_entrant_has_had_a_bye_is_a_pairing_error() -> None:
-    entrants = [Entrant(name, 1500, byes=1) for name in "abc"]
+    entrants = [EntrantState(name, 1500, byes=1) for name in "abc"]
     with pytest.raises(PairingError):
         pair_swiss(entrants)
 
 
 def test_a_round_that_would_need_a_rematch_is_a_pairing_error() -> None:
-    entrants = [Entrant("a", 1500, opponents=("b",)), Entrant("b", 1400, opponents=("a",))]
+    entrants = [EntrantState("a", 1500, opponents=("b",)), EntrantState("b", 1400, opponents=("a",))]
     with pytest.raises(PairingError):
         pair_swiss(entrants)
 
 
 def test_duplicate_ids_are_refused() -> None:
     with pytest.raises(PairingInputError):
-        pair_swiss([Entrant("a", 1500), Entrant("a", 1400)])
+        pair_swiss([EntrantState("a", 1500), EntrantState("a", 1400)])
 
 
 def test_round_one_is_top_half_against_bottom_half_with_alternating_first_attack() -> None:
     # C.04.3: 1 v 5, 2 v 6, 3 v 7, 4 v 8; E.5 gives the initial side to the odd-numbered higher seeds.
-    entrants = [Entrant(f"p{number}", 2000 - 10 * number) for number in range(1, 9)]
+    entrants = [EntrantState(f"p{number}", 2000 - 10 * number) for number in range(1, 9)]
     pairings = pair_swiss(entrants)
     assert [p.entrants for p in pairings] == [("p1", "p5"), ("p6", "p2"), ("p3", "p7"), ("p8", "p4")]
     second = pair_swiss(entrants, options=SwissOptions(initial=Side.SECOND))
@@ -190,7 +190,7 @@ def test_round_one_is_top_half_against_bottom_half_with_alternating_first_attack
 
 
 def test_absent_entrants_are_not_paired() -> None:
-    entrants = [Entrant(f"p{number}", 2000 - number) for number in range(6)]
+    entrants = [EntrantState(f"p{number}", 2000 - number) for number in range(6)]
     pairings = pair_swiss(entrants, absent={"p0"})
     seated = {entrant for pairing in pairings for entrant in pairing.entrants}
     assert "p0" not in seated and len(seated) == 5
@@ -202,7 +202,7 @@ def test_score_groups_stay_together_when_they_can() -> None:
     entrants = entrants_after(ratings, [])
     round_one = pair_swiss(entrants)
     results = [
-        Result(
+        BoardResult(
             entrants=p.entrants,
             points=(1.0, 0.0) if ratings[p.entrants[0]] > ratings[p.entrants[1]] else (0.0, 1.0),
             first=p.entrants[0],
@@ -241,12 +241,12 @@ def test_repeated_downfloats_are_avoided() -> None:
     # round (C.14), so b or c floats even though a is the lowest-ranked leader.
     down, none = Float.DOWN, Float.NONE
     entrants = [
-        Entrant("b", 2000, score=1, floats=(none,)),
-        Entrant("c", 1900, score=1, floats=(none,)),
-        Entrant("a", 1800, score=1, floats=(down,)),
-        Entrant("x", 1700, score=0, floats=(none,)),
-        Entrant("y", 1600, score=0, floats=(none,)),
-        Entrant("z", 1500, score=0, floats=(none,)),
+        EntrantState("b", 2000, score=1, floats=(none,)),
+        EntrantState("c", 1900, score=1, floats=(none,)),
+        EntrantState("a", 1800, score=1, floats=(down,)),
+        EntrantState("x", 1700, score=0, floats=(none,)),
+        EntrantState("y", 1600, score=0, floats=(none,)),
+        EntrantState("z", 1500, score=0, floats=(none,)),
     ]
     pairings = pair_swiss(entrants)
     leaders = {"a", "b", "c"}
@@ -263,7 +263,7 @@ def test_teams_are_paired_as_entrants() -> None:
         "white": team_rating([1900, 1300]),
     }
     assert teams["red"] == 1600
-    pairings = pair_swiss([Entrant(team, rating) for team, rating in teams.items()])
+    pairings = pair_swiss([EntrantState(team, rating) for team, rating in teams.items()])
     assert sorted(entrant for p in pairings for entrant in p.entrants) == sorted(teams)
     assert all(len(p.entrants) == 2 for p in pairings)
 
@@ -279,11 +279,11 @@ def test_large_field_round_five_has_no_rematch() -> None:
 
 def test_publishing_order_puts_the_highest_scores_first() -> None:
     entrants = [
-        Entrant("low1", 2000, score=0),
-        Entrant("low2", 1990, score=0),
-        Entrant("top1", 1500, score=2),
-        Entrant("top2", 1490, score=2),
+        EntrantState("low1", 2000, score=0),
+        EntrantState("low2", 1990, score=0),
+        EntrantState("top1", 1500, score=2),
+        EntrantState("top2", 1490, score=2),
     ]
     pairings = pair_swiss(entrants)
     assert set(pairings[0].entrants) == {"top1", "top2"}
-    assert isinstance(pairings[0], Pairing)
+    assert isinstance(pairings[0], Board)

@@ -11,11 +11,11 @@ from collections import Counter
 import pytest
 
 from tournaments.pairing import (
-    Entrant,
-    Pairing,
+    EntrantState,
+    Board,
     PairingError,
     PairingInputError,
-    Result,
+    BoardResult,
     Side,
     entrants_after,
     repeat_meetings,
@@ -55,7 +55,7 @@ def test_table_sizes_refuse_bad_input() -> None:
         table_sizes(1, 4)
 
 
-def _play(tables: list[Pairing], ratings: dict[str, float], rng: random.Random) -> list[Result]:
+def _play(tables: list[Board], ratings: dict[str, float], rng: random.Random) -> list[BoardResult]:
     """Places by rating plus noise; the durak (last place) scores 0, first place size - 1."""
     results = []
     for table in tables:
@@ -63,7 +63,7 @@ def _play(tables: list[Pairing], ratings: dict[str, float], rng: random.Random) 
         points = {entrant: float(len(order) - 1 - place) for place, entrant in enumerate(order)}
         durak = tuple(1 if entrant == order[-1] else 0 for entrant in table.entrants)
         results.append(
-            Result(
+            BoardResult(
                 entrants=table.entrants,
                 points=tuple(points[entrant] for entrant in table.entrants),
                 first=table.entrants[0],
@@ -73,11 +73,11 @@ def _play(tables: list[Pairing], ratings: dict[str, float], rng: random.Random) 
     return results
 
 
-def _simulate(count: int, table_size: int, rounds: int, seed: int) -> tuple[list[list[Pairing]], list[int]]:
+def _simulate(count: int, table_size: int, rounds: int, seed: int) -> tuple[list[list[Board]], list[int]]:
     rng = random.Random(seed)
     ratings = {f"p{index}": float(rng.randint(1000, 2200)) for index in range(count)}
-    results: list[list[Result]] = []
-    seatings: list[list[Pairing]] = []
+    results: list[list[BoardResult]] = []
+    seatings: list[list[Board]] = []
     repeats: list[int] = []
     for _ in range(rounds):
         entrants = entrants_after(ratings, results)
@@ -102,12 +102,12 @@ def test_repeats_are_fewer_than_plain_seating_by_rank() -> None:
     # seating in plain ranking order.
     rng = random.Random(7)
     ratings = {f"p{index}": float(rng.randint(1000, 2200)) for index in range(16)}
-    results: list[list[Result]] = []
+    results: list[list[BoardResult]] = []
     for _ in range(7):
         entrants = entrants_after(ratings, results)
         tables = seat_tables(entrants, table_size=4)
         ranked = sorted(entrants, key=lambda e: (-e.score, -e.rating, e.id))
-        plain = [Pairing(entrants=tuple(e.id for e in ranked[start : start + 4])) for start in range(0, 16, 4)]
+        plain = [Board(entrants=tuple(e.id for e in ranked[start : start + 4])) for start in range(0, 16, 4)]
         assert repeat_meetings(entrants, tables) <= repeat_meetings(entrants, plain)
         results.append(_play(tables, ratings, rng))
 
@@ -115,9 +115,9 @@ def test_repeats_are_fewer_than_plain_seating_by_rank() -> None:
 def test_seating_keeps_score_groups_together() -> None:
     # Round 2 after a round where scores came out 3, 2, 1, 0 at each table: the top table gathers the
     # winners of round 1 (none of whom have met).
-    entrants = [Entrant(f"w{index}", 1500 + index, score=3, opponents=(f"x{index}",)) for index in range(4)]
-    entrants += [Entrant(f"m{index}", 1500 + index, score=1) for index in range(4)]
-    entrants += [Entrant(f"l{index}", 1500 + index, score=0) for index in range(4)]
+    entrants = [EntrantState(f"w{index}", 1500 + index, score=3, opponents=(f"x{index}",)) for index in range(4)]
+    entrants += [EntrantState(f"m{index}", 1500 + index, score=1) for index in range(4)]
+    entrants += [EntrantState(f"l{index}", 1500 + index, score=0) for index in range(4)]
     tables = seat_tables(entrants, table_size=4)
     assert {entrant[0] for entrant in tables[0].entrants} == {"w"}
     assert {entrant[0] for entrant in tables[-1].entrants} == {"l"}
@@ -125,9 +125,9 @@ def test_seating_keeps_score_groups_together() -> None:
 
 def test_first_attack_goes_to_who_has_had_it_least() -> None:
     entrants = [
-        Entrant("a", 2000, sides=(Side.FIRST, Side.FIRST)),
-        Entrant("b", 1900, sides=(Side.SECOND, Side.FIRST)),
-        Entrant("c", 1800, sides=(Side.SECOND, Side.SECOND)),
+        EntrantState("a", 2000, sides=(Side.FIRST, Side.FIRST)),
+        EntrantState("b", 1900, sides=(Side.SECOND, Side.FIRST)),
+        EntrantState("c", 1800, sides=(Side.SECOND, Side.SECOND)),
     ]
     (table,) = seat_tables(entrants, table_size=3)
     assert table.entrants == ("c", "a", "b")  # ranking order a, b, c rotated so that c is first
@@ -142,8 +142,8 @@ def test_first_attack_is_spread_over_a_tournament() -> None:
 
 
 def test_withdrawn_and_absent_entrants_are_not_seated() -> None:
-    entrants = [Entrant(f"p{index}", 1500) for index in range(9)]
-    entrants[0] = Entrant("p0", 1500, withdrawn=True)
+    entrants = [EntrantState(f"p{index}", 1500) for index in range(9)]
+    entrants[0] = EntrantState("p0", 1500, withdrawn=True)
     tables = seat_tables(entrants, table_size=4, absent={"p1"})
     seated = {entrant for table in tables for entrant in table.entrants}
     assert seated == {f"p{index}" for index in range(2, 9)}

@@ -11,7 +11,7 @@ import pytest
 from tournaments.pairing import (
     ROUND_ROBIN_ORDER,
     PairingInputError,
-    Result,
+    BoardResult,
     Scoring,
     Standing,
     TieBreak,
@@ -26,9 +26,9 @@ def game(
     *,
     durak_finishes: tuple[int, ...] = (),
     epaulettes_hung: tuple[int, ...] = (),
-) -> Result:
+) -> BoardResult:
     """A played heads-up game, the first-named entrant attacking first."""
-    return Result(
+    return BoardResult(
         entrants=(first, second),
         points=points,
         first=first,
@@ -95,14 +95,14 @@ def test_all_played_worked_example() -> None:
 # Points: A 3.5, B 1.5, C 1.5, D 0.5, E 3.
 FIVE = {"A": 2000, "B": 1900, "C": 1800, "D": 1700, "E": 1600}
 FIVE_ROUNDS = [
-    [game("A", "B", (1, 0)), game("C", "D", (1, 0)), Result(entrants=("E",), points=(1,), bye=True)],
-    [game("A", "C", (1, 0)), game("B", "E", (0, 1)), Result(entrants=("D",), points=(0.5,))],
+    [game("A", "B", (1, 0)), game("C", "D", (1, 0)), BoardResult(entrants=("E",), points=(1,), bye=True)],
+    [game("A", "C", (1, 0)), game("B", "E", (0, 1)), BoardResult(entrants=("D",), points=(0.5,))],
     [
         game("B", "C", (0.5, 0.5)),
-        Result(entrants=("E", "D"), points=(1, 0), forfeit=True),
-        Result(entrants=("A",), points=(0.5,)),
+        BoardResult(entrants=("E", "D"), points=(1, 0), forfeit=True),
+        BoardResult(entrants=("A",), points=(0.5,)),
     ],
-    [game("A", "E", (1, 0)), Result(entrants=("B",), points=(1,), bye=True)],
+    [game("A", "E", (1, 0)), BoardResult(entrants=("B",), points=(1,), bye=True)],
 ]
 
 
@@ -189,7 +189,7 @@ def test_direct_encounter_when_not_all_have_met() -> None:
     rounds = [
         [game("X", "Y", (1, 0)), game("Z", "P", (1, 0))],
         [game("X", "Z", (1, 0)), game("Y", "P", (1, 0))],
-        [Result(entrants=("Y",), points=(1,), bye=True), Result(entrants=("Z",), points=(1,))],
+        [BoardResult(entrants=("Y",), points=(1,), bye=True), BoardResult(entrants=("Z",), points=(1,))],
     ]
     table = standings(ratings, rounds, order=(TieBreak.DIRECT_ENCOUNTER,))
     assert [(s.rank, s.entrant) for s in table] == [(1, "X"), (2, "Y"), (2, "Z"), (4, "P")]
@@ -200,7 +200,7 @@ def test_direct_encounter_when_not_all_have_met() -> None:
     rounds = [
         [game("X", "Y", (1, 0)), game("Z", "P", (1, 0))],
         [game("Z", "X", (1, 0)), game("Y", "P", (1, 0))],
-        [Result(entrants=("Y",), points=(1,), bye=True), Result(entrants=("X",), points=(1,))],
+        [BoardResult(entrants=("Y",), points=(1,), bye=True), BoardResult(entrants=("X",), points=(1,))],
     ]
     table = standings(ratings, rounds, order=(TieBreak.DIRECT_ENCOUNTER,))
     assert {s.entrant: s.rank for s in table} == {"X": 1, "Y": 1, "Z": 1, "P": 4}
@@ -214,12 +214,12 @@ def test_tables_worked_example() -> None:
     ratings = {name: 1500 for name in "ABCDEF"}
     rounds = [
         [
-            Result(entrants=("A", "B", "C"), points=(2, 1, 0), first="A"),
-            Result(entrants=("D", "E", "F"), points=(2, 1, 0), first="D"),
+            BoardResult(entrants=("A", "B", "C"), points=(2, 1, 0), first="A"),
+            BoardResult(entrants=("D", "E", "F"), points=(2, 1, 0), first="D"),
         ],
         [
-            Result(entrants=("A", "D", "E"), points=(0, 2, 1), first="A"),
-            Result(entrants=("B", "C", "F"), points=(2, 0, 1), first="B"),
+            BoardResult(entrants=("A", "D", "E"), points=(0, 2, 1), first="A"),
+            BoardResult(entrants=("B", "C", "F"), points=(2, 0, 1), first="B"),
         ],
     ]
     table = by_entrant(standings(ratings, rounds, scoring=Scoring(win=2, draw=1)))
@@ -279,7 +279,7 @@ def test_standing_as_dict_fills_the_simulation_json() -> None:
 
 def test_forfeits_as_played_counts_the_scheduled_opponent() -> None:
     ratings = {"A": 1500, "B": 1500}
-    rounds = [[Result(entrants=("A", "B"), points=(1, 0), forfeit=True)]]
+    rounds = [[BoardResult(entrants=("A", "B"), points=(1, 0), forfeit=True)]]
     # Unplayed: dummy opponents with one's own points (A 1, B 0). Played: the opponent's points.
     unplayed = by_entrant(standings(ratings, rounds))
     played = by_entrant(standings(ratings, rounds, forfeits_as_played=True))
