@@ -17,6 +17,8 @@ from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from games.bots.levels import LEVELS
+
 
 class BotPersona(NamedTuple):
     username: str
@@ -24,44 +26,56 @@ class BotPersona(NamedTuple):
     engine: str  # accounts.User.bot_engine: what the bot is, in words (accounts.models.BOT_ENGINE_NAMES)
 
 
+def _bench(level: str, *people: tuple[str, Promise]) -> tuple[BotPersona, ...]:
+    """A level's bots, each described by the bot its level plays (games.bots.LEVELS, the one table of levels)."""
+    return tuple(BotPersona(username, name, LEVELS[level].bot) for username, name in people)
+
+
 # Eight players sit at a 52-card table at most (games.engine.Rules.max_players): seven bots of one level beside
-# a person need seven accounts.
+# a person need seven accounts. Random Rita, the first easy bot, keeps the random bot's description (her account's
+# bot_engine); she plays at the easy level like the others.
 BOT_BENCH: Final[dict[str, tuple[BotPersona, ...]]] = {
     "easy": (
         BotPersona("bot-random", _("Random Rita"), "random"),
-        BotPersona("bot-easy-lyosha", _("Lucky Lyosha"), "easy"),
-        BotPersona("bot-easy-mila", _("Merry Mila"), "easy"),
-        BotPersona("bot-easy-dima", _("Dreamy Dima"), "easy"),
-        BotPersona("bot-easy-tanya", _("Chatty Tanya"), "easy"),
-        BotPersona("bot-easy-styopa", _("Sunny Styopa"), "easy"),
-        BotPersona("bot-easy-yulya", _("Jolly Yulya"), "easy"),
+        *_bench(
+            "easy",
+            ("bot-easy-lyosha", _("Lucky Lyosha")),
+            ("bot-easy-mila", _("Merry Mila")),
+            ("bot-easy-dima", _("Dreamy Dima")),
+            ("bot-easy-tanya", _("Chatty Tanya")),
+            ("bot-easy-styopa", _("Sunny Styopa")),
+            ("bot-easy-yulya", _("Jolly Yulya")),
+        ),
     ),
-    "medium": (
-        BotPersona("bot-heuristic", _("Heuristic Hugo"), "heuristic"),
-        BotPersona("bot-medium-stas", _("Steady Stas"), "heuristic"),
-        BotPersona("bot-medium-kira", _("Careful Kira"), "heuristic"),
-        BotPersona("bot-medium-tolya", _("Thrifty Tolya"), "heuristic"),
-        BotPersona("bot-medium-nina", _("Nimble Nina"), "heuristic"),
-        BotPersona("bot-medium-pasha", _("Patient Pasha"), "heuristic"),
-        BotPersona("bot-medium-fedya", _("Cheerful Fedya"), "heuristic"),
+    "medium": _bench(
+        "medium",
+        ("bot-heuristic", _("Heuristic Hugo")),
+        ("bot-medium-stas", _("Steady Stas")),
+        ("bot-medium-kira", _("Careful Kira")),
+        ("bot-medium-tolya", _("Thrifty Tolya")),
+        ("bot-medium-nina", _("Nimble Nina")),
+        ("bot-medium-pasha", _("Patient Pasha")),
+        ("bot-medium-fedya", _("Cheerful Fedya")),
     ),
-    "hard": (
-        BotPersona("bot-search", _("Search Sonya"), "search"),
-        BotPersona("bot-hard-kostya", _("Clever Kostya"), "search"),
-        BotPersona("bot-hard-sasha", _("Sharp Sasha"), "search"),
-        BotPersona("bot-hard-vlad", _("Wily Vlad"), "search"),
-        BotPersona("bot-hard-lena", _("Keen Lena"), "search"),
-        BotPersona("bot-hard-bogdan", _("Bold Bogdan"), "search"),
-        BotPersona("bot-hard-kolya", _("Quick Kolya"), "search"),
+    "hard": _bench(
+        "hard",
+        ("bot-search", _("Search Sonya")),
+        ("bot-hard-kostya", _("Clever Kostya")),
+        ("bot-hard-sasha", _("Sharp Sasha")),
+        ("bot-hard-vlad", _("Wily Vlad")),
+        ("bot-hard-lena", _("Keen Lena")),
+        ("bot-hard-bogdan", _("Bold Bogdan")),
+        ("bot-hard-kolya", _("Quick Kolya")),
     ),
-    "expert": (
-        BotPersona("bot-search-expert", _("Expert Evgeny"), "search"),
-        BotPersona("bot-expert-marina", _("Master Marina"), "search"),
-        BotPersona("bot-expert-valentin", _("Wise Valentin"), "search"),
-        BotPersona("bot-expert-polina", _("Professor Polina"), "search"),
-        BotPersona("bot-expert-grisha", _("Grandmaster Grisha"), "search"),
-        BotPersona("bot-expert-lidia", _("Shrewd Lidia"), "search"),
-        BotPersona("bot-expert-arkady", _("Calm Arkady"), "search"),
+    "expert": _bench(
+        "expert",
+        ("bot-search-expert", _("Expert Evgeny")),
+        ("bot-expert-marina", _("Master Marina")),
+        ("bot-expert-valentin", _("Wise Valentin")),
+        ("bot-expert-polina", _("Professor Polina")),
+        ("bot-expert-grisha", _("Grandmaster Grisha")),
+        ("bot-expert-lidia", _("Shrewd Lidia")),
+        ("bot-expert-arkady", _("Calm Arkady")),
     ),
 }
 

@@ -53,17 +53,19 @@ def _random(observation: Observation, rng: random.Random) -> Action:
     return random_bot.choose(observation.filled(), observation.seat, rng)
 
 
+def _level_bot(level: Level) -> ObservationPolicy:
+    """The bot of a level, as ``LEVELS`` (the one table of levels) describes it."""
+    if level.bot == "search":
+        return SearchBot(seconds=level.seconds, iterations=level.iterations, wall_seconds=level.wall_seconds)
+    return {"easy": easy_choose, "heuristic": heuristic.choose}[level.bot]
+
+
+# The bots by name: the engines, then one per level (a level's name is a bot's name); "search" is the expert's.
 BOTS: dict[str, ObservationPolicy] = {
     "random": _random,
-    "easy": easy_choose,
     "heuristic": heuristic.choose,
-    "medium": heuristic.choose,
-    "hard": SearchBot(seconds=LEVELS["hard"].seconds, iterations=LEVELS["hard"].iterations,
-                      wall_seconds=LEVELS["hard"].wall_seconds),
-    "expert": SearchBot(seconds=LEVELS["expert"].seconds, iterations=LEVELS["expert"].iterations,
-                        wall_seconds=LEVELS["expert"].wall_seconds),
-    "search": SearchBot(seconds=LEVELS["expert"].seconds, iterations=LEVELS["expert"].iterations,
-                        wall_seconds=LEVELS["expert"].wall_seconds),
+    **{name: _level_bot(level) for name, level in LEVELS.items()},
+    "search": _level_bot(LEVELS["expert"]),
 }
 
 POLICIES: dict[str, Policy] = {

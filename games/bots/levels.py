@@ -1,5 +1,8 @@
 """The levels a player picks for a bot at a table, and the easy level's bot.
 
+``LEVELS`` is the one table from a level to its bot: ``games.bots.BOTS`` builds each level's bot from it and
+``accounts.bot_names`` describes each level's bench by it (``accounts.models.BotLevel`` names the same four).
+
 easy: the heuristic's move most of the time, a random honest move otherwise; medium: the heuristic;
 hard and expert: the search bot with a time budget of 0.3 s and 1 s a move (CPU time) and an iteration cap,
 and at most 1 s and 3 s of wall-clock time, so that a bot answers in time when the server is busy.

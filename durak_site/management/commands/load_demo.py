@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db.models import Max
 
+from accounts.bot_names import BOT_BENCH, BotPersona, english_name
 from accounts.models import BotLevel
 from accounts.services import admin_account_ensure, bot_account_ensure
 from games.models import Game
@@ -37,14 +38,10 @@ def write_password_file(path: Path, password: str) -> None:
     os.chmod(path, 0o600)  # an older file keeps its mode through O_CREAT
 
 
-# (username, display name, engine, level); engines are the policies of games/bots. Each is the first bot of its
-# level's bench (accounts.bot_names), the account a table seats first; the bench's others are created when a
-# table seats a second bot of a level.
-DEMO_BOTS: tuple[tuple[str, str, str, BotLevel], ...] = (
-    ("bot-random", "Random Rita", "random", BotLevel.EASY),
-    ("bot-heuristic", "Heuristic Hugo", "heuristic", BotLevel.MEDIUM),
-    ("bot-search", "Search Sonya", "search", BotLevel.HARD),
-    ("bot-search-expert", "Expert Evgeny", "search", BotLevel.EXPERT),
+# The first bot of each level's bench (accounts.bot_names), the account a table seats first; the bench's others
+# are created when a table seats a second bot of a level.
+DEMO_BOTS: tuple[tuple[BotLevel, BotPersona], ...] = tuple(
+    (BotLevel(level), bench[0]) for level, bench in BOT_BENCH.items()
 )
 
 
@@ -76,8 +73,10 @@ class Command(BaseCommand):
         admin = admin_account_ensure(username=DEMO_ADMIN_USERNAME, email="admin@localhost", password=password)
         password_file = options["password_file"] or demo_password_path()
         write_password_file(password_file, password)
-        for username, display_name, engine, level in DEMO_BOTS:
-            bot_account_ensure(username=username, display_name=display_name, engine=engine, level=level)
+        for level, persona in DEMO_BOTS:
+            bot_account_ensure(
+                username=persona.username, display_name=english_name(persona), engine=persona.engine, level=level
+            )
         # A championship of bots that plays itself, and the next one open for registration; the
         # administrator directs them.
         for line in demo_tournaments_ensure(director=admin):
