@@ -101,6 +101,45 @@ def _epaulette_rows(
     return rows
 
 
+def _locked_rows(locked_pool: RatingPool, user_ids: Sequence[int]) -> dict[int, PlayerRating]:
+    """The players' rows of the pool, locked in the order of their ids; a player's first game creates his."""
+    rows = {
+        row.user_id: row
+        for row in PlayerRating.objects.select_for_update().filter(pool=locked_pool, user_id__in=user_ids).order_by(
+            "user_id"
+        )
+    }
+    missing = sorted(set(user_ids) - set(rows))
+    if missing:
+        # New rows are seen by nobody else before this transaction commits, and the pool lock keeps any
+        # other rating of this pool from creating them at the same time.
+        for row in PlayerRating.objects.bulk_create([PlayerRating(user_id=uid, pool=locked_pool) for uid in missing]):
+            rows[row.user_id] = row
+    return rows
+
+
+def _store_rows(
+    rows: Mapping[int, PlayerRating], user_ids: Sequence[int], elo_changes: Sequence[elo.EloChange],
+    outcome: elo.Outcome, played_at: datetime.datetime,
+) -> None:
+    """Write each player's new rating and record (wins, draws, durak finishes, last played) to his row."""
+    now = timezone.now()
+    for seat, (uid, change) in enumerate(zip(user_ids, elo_changes, strict=True)):
+        row = rows[uid]
+        row.updated = now
+        row.rating, row.games, row.peak = change.after.rating, change.after.games, change.after.peak
+        _tally(row, seat, outcome)
+        if row.last_played is None or played_at > row.last_played:
+            row.last_played = played_at
+    for uid in sorted(rows):
+        # One plain UPDATE a player: bulk_update's CASE expressions cost more than they save at a table.
+        row = rows[uid]
+        PlayerRating.objects.filter(pk=row.pk).update(
+            rating=row.rating, games=row.games, peak=row.peak, wins=row.wins, durak_finishes=row.durak_finishes,
+            draws=row.draws, last_played=row.last_played, updated=row.updated,
+        )
+
+
 @transaction.atomic
 def rating_apply_game(
     *,
@@ -131,19 +170,7 @@ def rating_apply_game(
     user_ids = [player.pk for player in players]
     if len(set(user_ids)) != len(user_ids):
         raise ValueError("a player sits at the table twice")
-    rows = {
-        row.user_id: row
-        for row in PlayerRating.objects.select_for_update().filter(pool=locked_pool, user_id__in=user_ids).order_by(
-            "user_id"
-        )
-    }
-    missing = sorted(set(user_ids) - set(rows))
-    if missing:
-        # New rows are seen by nobody else before this transaction commits, and the pool lock keeps any
-        # other rating of this pool from creating them at the same time.
-        for row in PlayerRating.objects.bulk_create([PlayerRating(user_id=uid, pool=locked_pool) for uid in missing]):
-            rows[row.user_id] = row
-
+    rows = _locked_rows(locked_pool, user_ids)
     standings = {uid: rows[uid].as_elo() for uid in user_ids}
     elo_changes = elo.apply_game(standings, elo.EloGame(players=tuple(user_ids), outcome=outcome))
 
@@ -161,21 +188,7 @@ def rating_apply_game(
         for seat, change in enumerate(elo_changes)
     ]
     RatingChange.objects.bulk_create(changes)
-    now = timezone.now()
-    for seat, (uid, change) in enumerate(zip(user_ids, elo_changes, strict=True)):
-        row = rows[uid]
-        row.updated = now
-        row.rating, row.games, row.peak = change.after.rating, change.after.games, change.after.peak
-        _tally(row, seat, outcome)
-        if row.last_played is None or played_at > row.last_played:
-            row.last_played = played_at
-    for uid in sorted(rows):
-        # One plain UPDATE a player: bulk_update's CASE expressions cost more than they save at a table.
-        row = rows[uid]
-        PlayerRating.objects.filter(pk=row.pk).update(
-            rating=row.rating, games=row.games, peak=row.peak, wins=row.wins, durak_finishes=row.durak_finishes,
-            draws=row.draws, last_played=row.last_played, updated=row.updated,
-        )
+    _store_rows(rows, user_ids, elo_changes, outcome, played_at)
     if epaulettes:
         EpauletteRecord.objects.bulk_create(_epaulette_rows(rated_game, players, outcome, epaulettes))
     return changes
@@ -303,25 +316,32 @@ def _pool_games(pool: RatingPool) -> Iterator[tuple[RatedGame, list[RatingChange
         last = batch[-1].sequence
 
 
-def _recompute_pool(pool: RatingPool, summary: RecomputeSummary, progress: Progress | None) -> None:
-    pool = RatingPool.objects.select_for_update().get(pk=pool.pk)
+@dataclass
+class _Replay:
+    """A pool's games replayed: each player's standing and record, the last game he played, the games done."""
+
+    standings: dict[int, elo.EloRating] = field(default_factory=dict)
+    records: dict[int, PlayerRating] = field(default_factory=dict)
+    last_played: dict[int, datetime.datetime] = field(default_factory=dict)
+    done: int = 0
+
+
+def _replay_pool(pool: RatingPool, summary: RecomputeSummary, progress: Progress | None) -> _Replay:
+    """Replay the pool's games in order, rewriting (in batches) every RatingChange whose numbers differ."""
     total = RatedGame.objects.filter(pool=pool).count()
-    standings: dict[int, elo.EloRating] = {}
-    records: dict[int, PlayerRating] = {}
-    last_played: dict[int, datetime.datetime] = {}
+    replay = _Replay()
     stale: list[RatingChange] = []
-    done = 0
     for rated_game, changes in _pool_games(pool):
         outcome = rated_game.elo_outcome()
         user_ids = tuple(change.user_id for change in changes)
         for seat, (change, result) in enumerate(
-            zip(changes, elo.apply_game(standings, elo.EloGame(players=user_ids, outcome=outcome)), strict=True)
+            zip(changes, elo.apply_game(replay.standings, elo.EloGame(players=user_ids, outcome=outcome)), strict=True)
         ):
-            record = records.setdefault(change.user_id, PlayerRating(user_id=change.user_id, pool=pool))
+            record = replay.records.setdefault(change.user_id, PlayerRating(user_id=change.user_id, pool=pool))
             _tally(record, seat, outcome)
-            previous = last_played.get(change.user_id)
+            previous = replay.last_played.get(change.user_id)
             if previous is None or rated_game.played_at > previous:
-                last_played[change.user_id] = rated_game.played_at
+                replay.last_played[change.user_id] = rated_game.played_at
             fresh = (result.before.rating, result.after.rating, result.delta, float(result.k),
                      elo.is_provisional(result.after))
             if (change.before, change.after, change.delta, change.k, change.provisional) != fresh:
@@ -331,20 +351,25 @@ def _recompute_pool(pool: RatingPool, summary: RecomputeSummary, progress: Progr
             RatingChange.objects.bulk_update(stale, ["before", "after", "delta", "k", "provisional"], batch_size=500)
             summary.changes_rewritten += len(stale)
             stale = []
-        done += 1
-        if progress is not None and (done % 1000 == 0 or done == total):
-            progress(pool, done, total)
+        replay.done += 1
+        if progress is not None and (replay.done % 1000 == 0 or replay.done == total):
+            progress(pool, replay.done, total)
     RatingChange.objects.bulk_update(stale, ["before", "after", "delta", "k", "provisional"], batch_size=500)
     summary.changes_rewritten += len(stale)
+    return replay
 
+
+def _recompute_pool(pool: RatingPool, summary: RecomputeSummary, progress: Progress | None) -> None:
+    pool = RatingPool.objects.select_for_update().get(pk=pool.pk)
+    replay = _replay_pool(pool, summary, progress)
     existing = {row.user_id: row for row in PlayerRating.objects.filter(pool=pool)}
     fields = ["rating", "games", "peak", "wins", "durak_finishes", "draws", "last_played"]
     to_update: list[PlayerRating] = []
     to_create: list[PlayerRating] = []
-    for uid, standing in standings.items():
-        fresh_row = records[uid]
+    for uid, standing in replay.standings.items():
+        fresh_row = replay.records[uid]
         fresh_row.rating, fresh_row.games, fresh_row.peak = standing.rating, standing.games, standing.peak
-        fresh_row.last_played = last_played.get(uid)
+        fresh_row.last_played = replay.last_played.get(uid)
         row = existing.pop(uid, None)
         if row is None:
             to_create.append(fresh_row)
@@ -362,9 +387,9 @@ def _recompute_pool(pool: RatingPool, summary: RecomputeSummary, progress: Progr
     PlayerRating.objects.filter(pool=pool, user_id__in=orphans).delete()
     summary.ratings_rewritten += len(to_create) + len(to_update) + len(orphans)
     summary.pools += 1
-    summary.games += done
-    summary.players += len(standings)
-    summary.per_pool[pool.slug] = done
+    summary.games += replay.done
+    summary.players += len(replay.standings)
+    summary.per_pool[pool.slug] = replay.done
 
 
 def ratings_recompute(*, pool: RatingPool | None = None, progress: Progress | None = None) -> RecomputeSummary:
