@@ -25,7 +25,7 @@ MAX_ACTIONS = 20_000  # as the engine's harness: a bot that loops forever is sto
 
 
 @dataclass
-class GameRecord:
+class ArenaGame:
     """How one game went: the final state, every action, and the time each seat spent deciding."""
 
     state: State
@@ -41,10 +41,10 @@ def new_state(rules: Rules, players: int, seed: str) -> State:
 
 def play_game(
     state: State, bots: Sequence[ObservationPolicy], rng: random.Random, *, check: bool = True,
-) -> GameRecord:
+) -> ArenaGame:
     """Play ``state`` to its end in place. With ``check`` every action goes through the engine's validating
     ``play``, so an illegal move raises ``IllegalAction`` rather than passing unnoticed."""
-    record = GameRecord(state=state, seconds=[0.0] * state.n, decisions=[0] * state.n, longest=[0.0] * state.n)
+    record = ArenaGame(state=state, seconds=[0.0] * state.n, decisions=[0] * state.n, longest=[0.0] * state.n)
     seen = 0
     memory = GameMemory()
     while not state.finished and len(record.actions) < MAX_ACTIONS:
