@@ -36,9 +36,9 @@ if not __package__:
 
 from bench._common import parse_args, print_table, write_report
 from tournaments.pairing import (
-    EntrantState,
     Board,
     BoardResult,
+    EntrantState,
     entrants_after,
     pair_swiss,
     repeat_meetings,

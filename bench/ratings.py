@@ -27,7 +27,7 @@ if not __package__:
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bench._common import parse_args, print_table, write_report
-from ratings.elo import Outcome, EloRating, EloGame, apply_game, expected_score, recompute
+from ratings.elo import EloGame, EloRating, Outcome, apply_game, expected_score, recompute
 
 SEED = 6
 

@@ -12,10 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings.elo import (
-    Outcome,
-    EloRating,
-    EloGame,
     EloChange,
+    EloGame,
+    EloRating,
+    Outcome,
     apply_game,
     display_delta,
     display_rating,

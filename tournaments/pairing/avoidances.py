@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.pairing.model import EntrantState, EntrantId, Board, PairingInputError
+from tournaments.pairing.model import Board, EntrantId, EntrantState, PairingInputError
 
 Avoidances = frozenset[frozenset[EntrantId]]
 

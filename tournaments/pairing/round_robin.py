@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tournaments.pairing.model import EntrantId, Board, PairingInputError
+from tournaments.pairing.model import Board, EntrantId, PairingInputError
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 16

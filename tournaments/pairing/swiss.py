@@ -71,7 +71,7 @@ from networkx.classes.graph import Graph  # type: ignore[import-untyped, unused-
 
 from tournaments.pairing.avoidances import AvoidanceReport, Avoidances, avoidance_report, avoided_within
 from tournaments.pairing.first_attack import Preference, allocate, conflict, preference
-from tournaments.pairing.model import EntrantState, EntrantId, Float, Board, PairingError, PairingInputError, Side
+from tournaments.pairing.model import Board, EntrantId, EntrantState, Float, PairingError, PairingInputError, Side
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 
 from tournaments.pairing.avoidances import AvoidanceReport, Avoidances, avoidance_report
-from tournaments.pairing.model import EntrantState, EntrantId, Board, PairingError, PairingInputError, Side
+from tournaments.pairing.model import Board, EntrantId, EntrantState, PairingError, PairingInputError, Side
 from tournaments.pairing.swiss import ranking_key
 
 MIN_TABLE = 3

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tournaments.pairing import EntrantState, Board, BoardResult, entrants_after, pair_swiss
+from tournaments.pairing import Board, BoardResult, EntrantState, entrants_after, pair_swiss
 
 
 def expected(rating: float, other: float) -> float:

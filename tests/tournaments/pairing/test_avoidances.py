@@ -12,10 +12,10 @@ import pytest
 
 from tests.tournaments.pairing.simulate import play
 from tournaments.pairing import (
+    BoardResult,
     EntrantState,
     PairingError,
     PairingInputError,
-    BoardResult,
     avoidances,
     entrants_after,
     pair_swiss,

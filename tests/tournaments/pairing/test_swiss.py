@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 
 from tests.tournaments.pairing.simulate import PairedRound, play, run_swiss
 from tournaments.pairing import (
+    Board,
+    BoardResult,
     EntrantState,
     Float,
-    Board,
     PairingError,
     PairingInputError,
-    BoardResult,
     Side,
     SwissOptions,
     entrants_after,

@@ -11,11 +11,11 @@ from collections import Counter
 import pytest
 
 from tournaments.pairing import (
-    EntrantState,
     Board,
+    BoardResult,
+    EntrantState,
     PairingError,
     PairingInputError,
-    BoardResult,
     Side,
     entrants_after,
     repeat_meetings,

@@ -10,8 +10,8 @@ import pytest
 
 from tournaments.pairing import (
     ROUND_ROBIN_ORDER,
-    PairingInputError,
     BoardResult,
+    PairingInputError,
     Scoring,
     Standing,
     TieBreak,
