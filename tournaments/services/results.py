@@ -34,10 +34,8 @@ from tournaments.models import (
     AuditAction, Entrant, MatchGame, MatchGameStatus, Pairing, PairingEntrant, Seating, Tournament,
 )
 from tournaments.scoring import first_attacker_seat, points_by_place
-from tournaments.services import (
-    _audit, _changed, _check_version, _locked, _require_director, _require_reason, _scoring, _subject,
-    pairing_forfeit, pairing_set_result,
-)
+from tournaments.services._common import _audit, _changed, _locked, _require_director, _require_reason, _scoring, _subject
+from tournaments.services.direction import _check_version, pairing_forfeit, pairing_set_result
 
 FIRST, SECOND, DRAW = "first", "second", "draw"
 FORFEIT_FIRST, FORFEIT_SECOND, DOUBLE_FORFEIT = "forfeit_first", "forfeit_second", "double_forfeit"
