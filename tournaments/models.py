@@ -91,7 +91,7 @@ class Tournament(models.Model):
     status = models.CharField(max_length=15, choices=TournamentStatus.choices, default=TournamentStatus.REGISTRATION)
     paused = models.BooleanField(_("paused"), default=False)
     current_round = models.PositiveSmallIntegerField(default=0)  # the latest round paired (0: none yet)
-    # A result is waiting for the standings to be recomputed (large tournaments: services._standings_changed).
+    # A result is waiting for the standings to be recomputed (large tournaments: services.standings._standings_changed).
     standings_pending = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)

@@ -8,11 +8,11 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, F, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -300,19 +300,21 @@ def crosstable(*, tournament: Tournament) -> list[CrossRow]:
     lines = standings(tournament=tournament)
     seats = (
         PairingEntrant.objects.filter(pairing__tournament=tournament)
-        .values_list("pairing_id", "pairing__round__number", "pairing__bye", "pairing__result_kind",
-                     "entrant_id", "entrant__number", "position", "points")
+        .values("pairing_id", "entrant_id", "position", "points", round_number=F("pairing__round__number"),
+                bye=F("pairing__bye"), kind=F("pairing__result_kind"), entrant_number=F("entrant__number"))
         .order_by("pairing_id", "position")
     )  # fmt: skip
-    by_pairing: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    for seat in seats:
-        by_pairing[seat[0]].append(seat)
+    by_pairing: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+    for row in seats:
+        by_pairing[row["pairing_id"]].append(row)
     cells: dict[int, dict[int, CrossCell]] = defaultdict(dict)
     for members in by_pairing.values():
         for seat in members:
-            cells[seat[4]][seat[1]] = CrossCell(
-                round_number=seat[1], opponents=[f"e{other[5]}" for other in members if other is not seat],
-                points=seat[7], bye=seat[2], forfeit=seat[3] == ResultKind.FORFEIT, first=seat[6] == 0 and not seat[2],
+            cells[seat["entrant_id"]][seat["round_number"]] = CrossCell(
+                round_number=seat["round_number"],
+                opponents=[f"e{other['entrant_number']}" for other in members if other is not seat],
+                points=seat["points"], bye=seat["bye"], forfeit=seat["kind"] == ResultKind.FORFEIT,
+                first=seat["position"] == 0 and not seat["bye"],
             )  # fmt: skip
     count = max((round_number for row in cells.values() for round_number in row), default=0)
     return [
@@ -377,30 +379,34 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
         listed.append(item)
     seats = (
         PairingEntrant.objects.filter(pairing__tournament=tournament)
-        .values_list("pairing__round__number", "pairing__board", "pairing__bye", "pairing__result_kind",
-                     "pairing__status", "entrant__number", "points", "forfeited")
+        .values("points", "forfeited", round_number=F("pairing__round__number"), board=F("pairing__board"),
+                bye=F("pairing__bye"), kind=F("pairing__result_kind"), status=F("pairing__status"),
+                entrant_number=F("entrant__number"))
         .order_by("pairing__round__number", "pairing__board", "position")
     )  # fmt: skip
-    boards: dict[int, dict[int, list[tuple[Any, ...]]]] = defaultdict(lambda: defaultdict(list))
+    boards: dict[int, dict[int, list[Mapping[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     for seat in seats:
-        boards[seat[0]][seat[1]].append(seat)
+        boards[seat["round_number"]][seat["board"]].append(seat)
     exported_rounds = []
     for round_number in sorted(boards):
         pairings = []
         for board in sorted(boards[round_number]):
             members = boards[round_number][board]
-            _, _, bye, kind, status, *_rest = members[0]
-            item = {"entrants": [f"e{seat[5]}" for seat in members]}
-            if bye:
+            first_seat = members[0]
+            item = {"entrants": [f"e{seat['entrant_number']}" for seat in members]}
+            if first_seat["bye"]:
                 item["bye"] = True
-            elif kind == ResultKind.FORFEIT and (len(members) == 2 or sum(not seat[7] for seat in members) < 2):
+            elif first_seat["kind"] == ResultKind.FORFEIT and (
+                len(members) == 2 or sum(not seat["forfeited"] for seat in members) < 2
+            ):
                 item["forfeit"] = True
             else:
                 item["first"] = item["entrants"][0]
-                absent = [f"e{seat[5]}" for seat in members if seat[7]]
+                absent = [f"e{seat['entrant_number']}" for seat in members if seat["forfeited"]]
                 if absent:
                     item["absent"] = absent
-            item["points"] = [number(seat[6]) for seat in members] if status == PairingStatus.FINISHED else None
+            finished = first_seat["status"] == PairingStatus.FINISHED
+            item["points"] = [number(seat["points"]) for seat in members] if finished else None
             pairings.append(item)
         exported_rounds.append({"number": round_number, "pairings": pairings})
     lines = [

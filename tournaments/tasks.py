@@ -3,7 +3,7 @@ task does nothing). They run on the `tournaments` queue (durak_site.celery route
 
 - ``start_tournament`` at the tournament's start time, ``start_round`` when a round is due,
   ``seat_deadline`` when a round's grace period for no-shows ends: timed with ``eta``;
-- ``refresh_standings``: a large tournament's standings, a moment after a result (services._standings_changed);
+- ``refresh_standings``: a large tournament's standings, a moment after a result (services.standings._standings_changed);
 - ``sweep``: celery beat runs it every half minute (durak_site.celery's beat_schedule; without a broker
   the in-process beat does) and catches up on anything the timed tasks missed; on a demo site it also
   schedules the next bots' Swiss and opens the next open Swiss (tournaments.demo).

@@ -14,6 +14,8 @@ from django.utils import timezone
 
 from tests.tournaments.factories import bots, director, enter, person, play_games, tournament
 from tournaments import services, tasks
+from tournaments.services import create, direction, standings
+from tournaments.services import rounds as round_services
 from tournaments.models import (
     AuditAction, AuditEntry, Pairing, PairingStatus, ResultKind, Round, RoundStatus, StandingRow, Tournament,
     TournamentStatus,
@@ -88,7 +90,7 @@ def test_pause_stops_the_schedule_and_resume_gives_a_fresh_grace_period() -> Non
 def test_a_large_tournaments_standings_follow_a_moment_later(monkeypatch: pytest.MonkeyPatch) -> None:
     """Above STANDINGS_AT_ONCE entrants a result only marks the standings stale; the task (or the sweep)
     recomputes them once for however many results came meanwhile."""
-    monkeypatch.setattr(services, "STANDINGS_AT_ONCE", 3)
+    monkeypatch.setattr(standings, "STANDINGS_AT_ONCE", 3)
     chief = director()
     event = tournament(chief, rounds=1)
     enter(event, bots(4))
@@ -130,7 +132,8 @@ def test_a_scheduled_tournament_runs_by_itself(request: pytest.FixtureRequest, m
     if not settings.TASKS_IN_PROCESS:
         worker = request.getfixturevalue("celery_worker")
         beat = request.getfixturevalue("celery_beat")
-        monkeypatch.setattr(services, "_schedule", lambda *args, **kwargs: None)
+        for module in (create, direction, round_services, standings):  # where the services look _schedule up
+            monkeypatch.setattr(module, "_schedule", lambda *args, **kwargs: None)
 
         def logs() -> str:
             return f"worker:\n{worker.log()[-3000:]}\nbeat:\n{beat.log()[-2000:]}"

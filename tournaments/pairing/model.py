@@ -132,6 +132,28 @@ class BoardResult:
 Round = Sequence[BoardResult]
 
 
+def _record_meeting(
+    result: Result,
+    before: Mapping[EntrantId, float],
+    opponents: dict[EntrantId, list[EntrantId]],
+    sides: dict[EntrantId, list[Side]],
+    moved: dict[EntrantId, Float],
+) -> None:
+    """A played result into entrants_after's tallies: who met whom, who led, and in a heads-up pairing
+    across score groups who floated (scores before the round)."""
+    for entrant in result.entrants:
+        others = [other for other in result.entrants if other != entrant]
+        opponents[entrant].extend(others)
+        if result.first is not None:
+            sides[entrant].append(Side.FIRST if result.first == entrant else Side.SECOND)
+        if len(result.entrants) == 2:
+            other_score = before[others[0]]
+            if before[entrant] > other_score:
+                moved[entrant] = Float.DOWN
+            elif before[entrant] < other_score:
+                moved[entrant] = Float.UP
+
+
 def entrants_after(
     ratings: Mapping[EntrantId, float],
     rounds: Sequence[Round],
@@ -163,23 +185,12 @@ def entrants_after(
                     byes[result.entrants[0]] += 1
                     moved[result.entrants[0]] = Float.DOWN  # C.04.3 A.4.b: the bye is a downfloat
                 continue
-            if result.forfeit:
+            if result.forfeit:  # not played: no meeting (the two may be paired again) and no colour
                 best = max(result.points)
                 if best > 0 and result.points.count(best) == 1:
                     forfeit_wins[result.entrants[result.points.index(best)]] += 1
-            for entrant in result.entrants:
-                others = [other for other in result.entrants if other != entrant]
-                if result.forfeit:
-                    continue  # not played: no meeting (the two may be paired again) and no colour
-                opponents[entrant].extend(others)
-                if result.first is not None:
-                    sides[entrant].append(Side.FIRST if result.first == entrant else Side.SECOND)
-                if len(result.entrants) == 2:
-                    other_score = before[others[0]]
-                    if before[entrant] > other_score:
-                        moved[entrant] = Float.DOWN
-                    elif before[entrant] < other_score:
-                        moved[entrant] = Float.UP
+                continue
+            _record_meeting(result, before, opponents, sides, moved)
         for entrant in ratings:
             floats[entrant].append(moved[entrant])
     gone = set(withdrawn)

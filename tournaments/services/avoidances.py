@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from tournaments import pairing as pure
 from tournaments.models import AuditAction, Avoidance, Entrant, Tournament, TournamentStatus
-from tournaments.services import _audit, _changed, _locked, _require_director, _require_reason, _subject
+from tournaments.services._common import _audit, _changed, _locked, _require_director, _require_reason, _subject
 
 OPEN = (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING)
 

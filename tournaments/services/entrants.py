@@ -2,7 +2,7 @@
 for those without an account, a private event's registration code, and the players' presence before each
 round (the interface's "check-in"; taking one's seat in a dealt game is pairing_check_in, a different thing).
 
-Every write goes through here and is logged (tournaments.services._audit), with the reason where a director
+Every write goes through here and is logged (tournaments.services._common._audit), with the reason where a director
 acts. A user error is a ValidationError with a translated message and changes nothing.
 """
 
@@ -27,13 +27,13 @@ from django.utils.translation import gettext_lazy as _
 from accounts.bot_names import BOT_BENCH, bench_persona, english_name
 from accounts.models import BotLevel, User
 from accounts.services import bot_account_ensure, user_sign_up
-from ratings import services as rating_services
-from ratings.models import PlayerRating, RatingPool
+from ratings.models import PlayerRating
 from tournaments.models import (
     Attendance, AuditAction, Entrant, EntrantStatus, Invitation, Round, RoundStatus, Seating, TeamMember, Tournament,
     TournamentStatus,
 )
-from tournaments.services import _audit, _changed, _locked, _require_director, _require_reason, _subject, tournament_register
+from tournaments.services._common import _audit, _changed, _directed, _locked, _require_director, _subject
+from tournaments.services.register import rating_pool_of, tournament_register
 
 SEARCH_RESULTS = 8
 SEARCH_SCANNED = 200  # rows read from the database for one query before ranking
@@ -57,15 +57,6 @@ class Candidate:
     user: User
     rating: float | None
     entered: bool
-
-
-def rating_pool_of(tournament: Tournament) -> RatingPool | None:
-    """The pool the tournament's seeding reads: its own, or the pool that rates its kind of game."""
-    if tournament.rating_pool is not None:
-        return tournament.rating_pool
-    return rating_services.pool_for_rules(
-        rules=tournament.rules, players=tournament.players_per_game, teams=tournament.seating == Seating.TEAMS
-    )
 
 
 def _entered_ids(tournament: Tournament) -> set[int]:
@@ -541,9 +532,7 @@ def presence_confirm(*, tournament: Tournament, user: User, now: datetime.dateti
 @transaction.atomic
 def presence_mark(*, entrant: Entrant, by: User, present: bool, reason: str) -> Attendance:
     """The director marks an entrant present or absent for the next round, whatever he did himself."""
-    tournament = _locked(entrant.tournament_id)
-    _require_director(by, tournament)
-    reason = _require_reason(reason)
+    tournament, reason = _directed(entrant.tournament_id, by, reason)
     if not tournament.presence_minutes or tournament.is_round_robin:
         raise ValidationError(_("Check-in is off in this tournament."))
     if tournament.status not in (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING):

@@ -1,6 +1,6 @@
 """Creating an event as the create page's presets describe it: a tournament, and with a Swiss qualifier its
 round-robin final in the same act (the final is an ordinary tournament whose ``qualifier`` is the Swiss, so
-tournaments.services._qualify enters the Swiss's best when it ends)."""
+tournaments.services.rounds._qualify enters the Swiss's best when it ends)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 
 from accounts.models import User
 from tournaments.models import Format, Tournament
-from tournaments.services import tournament_create
+from tournaments.services.create import tournament_create
 
 
 @transaction.atomic

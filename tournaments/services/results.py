@@ -29,15 +29,14 @@ from accounts.models import User
 from games import decisions
 from games import services as game_services
 from games.engine import Rules
-from games.models import GameStatus, Seat
+from games.models import Game, GameStatus, Seat
+from games.models import Result as GameResult
 from tournaments.models import (
     AuditAction, Entrant, MatchGame, MatchGameStatus, Pairing, PairingEntrant, Seating, Tournament,
 )
 from tournaments.scoring import first_attacker_seat, points_by_place
-from tournaments.services import (
-    _audit, _changed, _check_version, _locked, _require_director, _require_reason, _scoring, _subject,
-    pairing_forfeit, pairing_set_result,
-)
+from tournaments.services._common import _audit, _changed, _locked, _require_director, _require_reason, _scoring, _subject
+from tournaments.services.direction import _check_version, pairing_forfeit, pairing_set_result
 
 FIRST, SECOND, DRAW = "first", "second", "draw"
 FORFEIT_FIRST, FORFEIT_SECOND, DOUBLE_FORFEIT = "forfeit_first", "forfeit_second", "double_forfeit"
@@ -178,15 +177,7 @@ def match_game_decide(
     match_game = MatchGame.objects.select_for_update().select_related("game").get(pk=match_game.pk)
     if match_game.status != MatchGameStatus.PLAYING or game.status != GameStatus.PLAYING:
         raise ValidationError(_("This game has just ended: its result stands. Look at the board again."))
-    kind = {AWARD: decisions.AWARD, DRAW: decisions.DRAW, REPLAY: decisions.REPLAY}[decision]
-    try:
-        game, result = decisions.game_decide(game_id=game.pk, kind=kind, places=groups, reason=reason, seq=seen_seq)
-    except game_services.GameActionError as error:
-        if error.code == "stale":
-            raise ValidationError(_("The game has moved on since you looked at it: look at it again before you decide.")) from None
-        if error.code == "finished":
-            raise ValidationError(_("This game has just ended: its result stands. Look at the board again.")) from None
-        raise ValidationError(error.message) from None
+    game, result = _game_decided(game.pk, decision, groups, reason, seen_seq)
     replaced_by = None
     if decision == REPLAY:
         replaced_by = _replay(tournament, match_game)
@@ -208,6 +199,21 @@ def match_game_decide(
     )  # fmt: skip
     _changed(tournament)
     return replaced_by if replaced_by is not None else match_game
+
+
+def _game_decided(
+    game_id: int, decision: str, groups: Sequence[Sequence[int]] | None, reason: str, seen_seq: int | None
+) -> tuple[Game, GameResult]:
+    """games.decisions.game_decide for the director's ``decision``, its refusals in the director's words."""
+    kind = {AWARD: decisions.AWARD, DRAW: decisions.DRAW, REPLAY: decisions.REPLAY}[decision]
+    try:
+        return decisions.game_decide(game_id=game_id, kind=kind, places=groups, reason=reason, seq=seen_seq)
+    except game_services.GameActionError as error:
+        if error.code == "stale":
+            raise ValidationError(_("The game has moved on since you looked at it: look at it again before you decide.")) from None
+        if error.code == "finished":
+            raise ValidationError(_("This game has just ended: its result stands. Look at the board again.")) from None
+        raise ValidationError(error.message) from None
 
 
 def _replay(tournament: Tournament, match_game: MatchGame) -> MatchGame:
