@@ -2,7 +2,7 @@
 
 The modules, by what a reader looks for:
 
-- `tables`: opening a table, seats taken and left, bots seated, the deal that starts it;
+- `tables`: opening a table, its settings' checks, seats taken and left, bots seated, the deal that starts it;
 - `actions`: a person's move, a bot's, the turn timer, a surrender, a redeal;
 - `changes`: `game_change`, the one way those write (lock, check, record, save, views and tasks after the
   commit), with the lobby's notices, the bots' pace and the clocks' bookkeeping;
@@ -30,7 +30,7 @@ from games.services.sql import _locked_game
 from games.services.tables import (
     MAX_TURN_SECONDS, MIN_TURN_SECONDS, bot_account_for, clock_check, game_start, game_start_reserved,
     seat_connected, seat_connected_to, table_add_bot, table_create, table_fill_bots, table_join, table_leave,
-    table_password_ok, table_remove_seat_bot,
+    table_options_check, table_password_ok, table_remove_seat_bot,
 )
 
 __all__ = [
@@ -40,5 +40,5 @@ __all__ = [
     "game_bot_move", "game_change", "game_finalise", "game_finalised", "game_redeal", "game_start",
     "game_start_reserved", "game_submit_action", "game_surrender", "game_timeout", "lobby_batch", "seat_connected",
     "seat_connected_to", "send_lobby", "table_add_bot", "table_create", "table_fill_bots", "table_join",
-    "table_leave", "table_password_ok", "table_remove_seat_bot",
+    "table_leave", "table_options_check", "table_password_ok", "table_remove_seat_bot",
 ]  # fmt: skip

@@ -1,4 +1,8 @@
-"""Tables: opening one, seats taken and left, bots seated, and the deal that starts its game."""
+"""Tables: opening one, seats taken and left, bots seated, and the deal that starts its game.
+
+A table's settings are checked here, each refusal a ValidationError with a translated message (under the
+field's name where a form shows it beside the field), which the web form and the API show as they are.
+"""
 
 from __future__ import annotations
 
@@ -83,6 +87,20 @@ def table_create(
     Seat.objects.bulk_create([Seat(table=table, number=number) for number in range(seats)])
     _lobby_changed()
     return table
+
+
+def table_options_check(*, rules: Rules, rated: bool, private: bool, password: str) -> None:
+    """Refuse options that do not go together, each error under the create form's field: no rated game at a
+    cheating table, a password only at a private table. The web form and the API ask before `table_create`,
+    which accepts both: a cheating table's game finds no rating pool, and a listed table's password keeps its
+    games out of the data export (gamedata.services)."""
+    errors: dict[str, Any] = {}
+    if rated and rules.cheating:
+        errors["cheating"] = _("A rated game is never played at a cheating table.")
+    if password and not private:
+        errors["password"] = _("Only a private table has a password.")
+    if errors:
+        raise ValidationError(errors)
 
 
 def clock_check(*, base_seconds: int | None, increment_seconds: int) -> None:
