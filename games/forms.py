@@ -4,8 +4,10 @@ The Aktobe preset plays 54 cards with the neighbours throwing in whatever the de
 its jokers' rule (joker_beats), the first bout's limit, teams, cheating and the redeal on five of a suit may be
 chosen beside it.
 
-The create form checks the combinations a player can get wrong with translated messages, then builds the
-engine's `Rules` as the last word, so a table is never created with a rule set the engine refuses.
+The create form checks the rules' combinations a player can get wrong with translated messages, then builds
+the engine's `Rules` as the last word, so a table is never created with a rule set the engine refuses. Options
+that do not go together with them (a rated game at a cheating table, a password at a listed table) are the
+service's to refuse (games.services.table_options_check); the view shows its errors beside the fields.
 """
 
 from __future__ import annotations
@@ -161,10 +163,6 @@ class TableCreateForm(ClockFields):
             )  # fmt: skip
         if data["transfer_by_showing_trump"] and preset != "perevodnoy":
             self.add_error("transfer_by_showing_trump", _("Transfers by showing a trump need perevodnoy."))
-        if data["rated"] and data["cheating"]:
-            self.add_error("cheating", _("A rated game is never played at a cheating table."))
-        if data["password"] and not data["private"]:
-            self.add_error("password", _("Only a private table has a password."))
         if self.errors:
             return data
         try:

@@ -14,6 +14,7 @@ from django.db import connection
 from playwright.sync_api import Browser, Page, expect
 
 from games import services
+from games.services import tables
 from games.engine import Rules, redeal_suit
 from games.models import Game, Table
 from games.snapshots import state_of
@@ -38,7 +39,7 @@ def redeal_game(monkeypatch: pytest.MonkeyPatch, live_server_url: str) -> Game:
 
     rules = Rules.from_dict(RULES)
     seed = _seed_where((True, False))
-    monkeypatch.setattr(services, "shuffle_seed", lambda: seed)
+    monkeypatch.setattr(tables, "shuffle_seed", lambda: seed)
     monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: None)
     anna, boris = person("redeal-anna"), person("redeal-boris")
     return services.game_start_reserved(owner=anna, rules=rules, players=[anna, boris], turn_seconds=900,

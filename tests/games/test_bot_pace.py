@@ -14,7 +14,7 @@ from django.test import Client, override_settings
 
 from games import services
 from games.models import BotPace, Table
-from games.services import bot_countdown
+from games.services import bot_countdown, changes
 from tests.games.factories import latest_game, person, table
 
 pytestmark = pytest.mark.django_db
@@ -147,7 +147,7 @@ def test_an_aktobe_bot_says_one_card_at_once_whatever_the_pace(
     from games.turns import optional_seats
 
     sent: dict[int, float] = {}
-    monkeypatch.setattr(services, "schedule_bot_move", lambda *, game_id, seq, countdown: sent.update({seq: countdown}))
+    monkeypatch.setattr(changes, "schedule_bot_move", lambda *, game_id, seq, countdown: sent.update({seq: countdown}))
     from games import tasks
 
     monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: None)

@@ -16,7 +16,7 @@ from games.engine import Rules, deal, redeal_suit, verify_commitment
 from games.engine.cards import SUITS, names
 from games.models import Game, GameStatus
 from games.selectors import game_view_for
-from games.services import GameActionError
+from games.services import GameActionError, tables
 from games.snapshots import state_of
 from tests.games.factories import latest_game, person, table
 from tests.games.test_consumers import _next, _socket, no_turn_timers  # noqa: F401 (a fixture)
@@ -41,7 +41,7 @@ def dealt_seeds(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The services' shuffles take their seeds from this list: the first deal lets only seat 0 ask for a
     redeal, the second lets nobody."""
     seeds = [_seed_where((True, False)), _seed_where((False, False))]
-    monkeypatch.setattr(services, "shuffle_seed", lambda: seeds.pop(0))
+    monkeypatch.setattr(tables, "shuffle_seed", lambda: seeds.pop(0))
     yield seeds
 
 

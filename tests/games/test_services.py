@@ -21,7 +21,7 @@ from games.bots.knowledge import seen_in_log
 from games.engine import Rules, load_record, replay_record, settlement, verify_commitment
 from games.models import ActionLog, Game, GameStatus, Result, Seat, TableStatus
 from games.selectors import game_record_json, game_view_for, lobby_tables
-from games.services import GameActionError
+from games.services import GameActionError, tables
 from games.snapshots import state_of
 from games.turns import waiting_seats
 from tests.games.factories import latest_game, person, table
@@ -193,7 +193,7 @@ def test_a_played_game_finishes_and_settles_once(
 ) -> None:
     # A fixed deal: three players who each make their first legal move pass the same cards round for ever on
     # about 1 deal in 400 (QH and KH taken and led on, the stock empty).
-    monkeypatch.setattr(services, "shuffle_seed", lambda: "settles-once")
+    monkeypatch.setattr(tables, "shuffle_seed", lambda: "settles-once")
     players = [person() for _ in range(3)]
     three = table(players[0], seats=3, stake=50, rules={"preset": "perevodnoy"})
     for one in players:

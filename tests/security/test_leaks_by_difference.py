@@ -28,6 +28,7 @@ from accounts.roles import Role
 from accounts.services import user_role_grant
 from games import broadcast, selectors
 from games import services as game_services
+from games.services import tables
 from games.engine import seat_view
 from games.models import Game
 from games.snapshots import state_of
@@ -102,7 +103,7 @@ class Readers:
         self.people = {number: person() for number in range(seats)}
         at = table(self.people[0], seats=seats, rules=rules, turn_seconds=3600)
         # A fixed deal, so that every run proves the same thing.
-        with mock.patch.object(game_services, "shuffle_seed", return_value=seed):
+        with mock.patch.object(tables, "shuffle_seed", return_value=seed):
             for user in self.people.values():
                 game_services.table_join(table=at, user=user)
         self.table = at

@@ -20,6 +20,7 @@ from django.test import Client, override_settings
 
 from durak_site.inprocess_tasks import in_process_runner
 from games import services, tasks
+from games.services import actions, changes
 from games.engine import Action, action_from_json
 from games.engine.cards import card_name, names
 from games.models import Game, GameStatus, Result, Seat
@@ -102,7 +103,7 @@ def _play_a_game_with_everything_that_logs(monkeypatch: pytest.MonkeyPatch) -> t
     game = latest_game(at)
     anna_seat = Seat.objects.get(table=at, user=anna, bot_level="").number
     # Once, the bot's move is illegal (a bot with a bug): its task fails and must say so without the cards.
-    choose = services.bot_action
+    choose = actions.bot_action
     crashed: list[int] = []
 
     def buggy_bot(**arguments: Any) -> Action:
@@ -114,7 +115,7 @@ def _play_a_game_with_everything_that_logs(monkeypatch: pytest.MonkeyPatch) -> t
             return action_from_json({"type": "attack", "cards": names(sum(1 << card for card in state.stock))[:1]})
         return choose(**arguments)
 
-    monkeypatch.setattr(services, "bot_action", buggy_bot)
+    monkeypatch.setattr(actions, "bot_action", buggy_bot)
     # The game's end is settled by a task that crashes once (the database went away) and runs again.
     finalise = services.game_finalise
     failed: list[int] = []
@@ -177,13 +178,13 @@ def test_a_whole_game_with_refused_moves_timeouts_and_a_crashed_task_logs_no_car
 
 
 def test_the_log_proof_fails_on_one_line_with_a_card(monkeypatch: pytest.MonkeyPatch) -> None:
-    record = services._record_action
+    record = changes._record_action
 
     def chatty(**arguments: Any) -> Any:
         logging.getLogger("django.request").debug("seat %s played %s", arguments["seat"], arguments["action"].to_json())
         return record(**arguments)
 
-    monkeypatch.setattr(services, "_record_action", chatty)
+    monkeypatch.setattr(changes, "_record_action", chatty)
     with every_log_line() as lines:
         anna = person()
         at = table(anna, seats=2, stake=0, turn_seconds=3600)

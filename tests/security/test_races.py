@@ -20,6 +20,7 @@ from django.db import connection
 
 from accounts.models import LedgerEntry, LedgerKind
 from games import services
+from games.services import sql, tables
 from games.engine import load_record, play
 from games.engine.actions import action_from_json
 from games.models import ActionLog, Game, GameStatus, Result, Seat
@@ -131,7 +132,7 @@ def test_the_race_proof_fails_when_the_game_row_is_read_without_its_lock(monkeyp
             both_read.wait()
         return game
 
-    monkeypatch.setattr(services, "_locked_game_or_none", unlocked)
+    monkeypatch.setattr(sql, "_locked_game_or_none", unlocked)
     with pytest.raises(AssertionError, match="IntegrityError"):
         _double_click(_people_game(2))
 
@@ -139,7 +140,7 @@ def test_the_race_proof_fails_when_the_game_row_is_read_without_its_lock(monkeyp
 def test_two_throwers_on_the_same_version_one_wins(monkeypatch: pytest.MonkeyPatch) -> None:
     """Three players: play first legal moves until two seats may both throw in at the same version, then
     send both at once. The deal is fixed: in some deals these moves never give two throwers a bout."""
-    monkeypatch.setattr(services, "shuffle_seed", lambda: "two-throwers")
+    monkeypatch.setattr(tables, "shuffle_seed", lambda: "two-throwers")
     game = _people_game(3)
     raced = False
     for _ in range(400):

@@ -1,0 +1,220 @@
+"""A game being played: a person's move, a bot's, the turn timer's defaults, a surrender, a redeal.
+
+Each is one `game_change` (games.services.changes): locked, checked, played, recorded, written, and sent
+after the commit. The turn timer is one task a turn time per game, not one a move: a move schedules none
+while a timer fires no later than its deadline, and that timer, finding the game moved on, schedules the
+timer of the version it finds.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import logging
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.botplay import AUTOPILOT_LEVEL, bot_action
+from games.engine import Action, EngineError, IllegalAction, MalformedRecord, Rules, action_from_json, play
+from games.engine.cards import SUITS
+from games.engine.deal import redeal_suit
+from games.models import Game, GameStatus
+from games.selectors import game_seats
+from games.services.changes import CLOCK_FIELDS, GameChange, _arm_timer, _clock_after_move, game_change
+from games.services.errors import GameActionError
+from games.services.sql import _turn_seconds
+from games.services.tables import _new_deal
+from games.snapshots import dealt_state, state_of
+from games.turns import default_action, optional_seats, waiting_seats
+
+logger = logging.getLogger(__name__)
+
+TIMEOUTS_BEFORE_AUTOPILOT = 3
+# What a redeal writes of the game's row (a new deal: not a move's fields).
+REDEAL_FIELDS = ("record", "seq", "seed", "salt", "commitment", "redeals", "deadline", "timer_at", "timeouts",
+                 *CLOCK_FIELDS)  # fmt: skip
+
+
+def game_submit_action(*, game_id: int, user: User, action: dict[str, Any], seq: int) -> Game:
+    """Apply a person's move: his seat, the current version, a well-formed and legal action, or a
+    GameActionError and no change."""
+    with game_change(game_id, user=user, seq=seq) as change:
+        if change.clock_fell():
+            return change.game
+        parsed = _parsed(action)
+        seat, state = change.seat, change.replay()
+        try:
+            play(state, seat, parsed)
+        except IllegalAction as error:
+            raise GameActionError("illegal", str(error)) from None
+        except EngineError as error:
+            raise GameActionError("malformed", str(error)) from None
+        # He is at the table again: his own move ends the timeouts' count and the autopilot.
+        game = change.game
+        game.timeouts = [0 if index == seat else count for index, count in enumerate(game.timeouts)]
+        game.autopilot = [False if index == seat else flag for index, flag in enumerate(game.autopilot)]
+        change.record(seat, parsed)
+    return change.game
+
+
+def _parsed(action: Any) -> Action:
+    if not isinstance(action, dict):
+        raise GameActionError("malformed", "an action must be an object")
+    try:
+        return action_from_json(action)
+    except MalformedRecord as error:
+        raise GameActionError("malformed", str(error)) from None
+
+
+def game_timeout(*, game_id: int, seq: int) -> Game | None:
+    """The turn timer of version `seq` fired: each seat the game waited for gets its default action (a
+    defender takes, a leader plays his lowest card, throwers pass). A person whose time ran out three
+    turns in a row is played by the autopilot until he moves again. If the game moved on, nothing is
+    played: the timer of the version it is at is scheduled, unless one is on its way already."""
+    with game_change(game_id) as change:
+        if change.late(seq):
+            game = change.found
+            if game is not None and game.status == GameStatus.PLAYING and seq < game.seq:
+                _timer_of_current_version(game)
+            return None
+        if change.game.clock_ms:
+            return _clock_timer_fired(change)
+        _play_defaults(change)
+    return change.game
+
+
+def _play_defaults(change: GameChange) -> None:
+    """The timer's default action for each seat the game waits for, one after another."""
+    game, seats = change.game, change.seats
+    state = change.replay()
+    timeouts, autopilot = list(game.timeouts), list(game.autopilot)
+    for seat in waiting_seats(state):
+        if seat not in waiting_seats(state):
+            continue  # an earlier default action ended his turn (a bout that ended, say)
+        action = default_action(state, seat)
+        play(state, seat, action)
+        change.record(seat, action, by_timer=True)
+        if not seats[seat].is_bot:
+            timeouts[seat] += 1
+            if timeouts[seat] >= TIMEOUTS_BEFORE_AUTOPILOT:
+                autopilot[seat] = True
+        if state.finished:
+            break
+    game.timeouts, game.autopilot = timeouts, autopilot
+
+
+def _timer_of_current_version(game: Game) -> None:
+    """An earlier version's timer fired (under the game's lock): the moves since scheduled no timer while
+    it was on its way, so it schedules the current version's, unless another one is on its way already.
+    The game itself does not change."""
+    from games import tasks
+
+    timer_in = _arm_timer(game, timezone.now())
+    if timer_in is None:
+        return
+    game.save(update_fields=["timer_at"])
+    game_id, seq = game.pk, game.seq
+    transaction.on_commit(lambda: tasks.turn_timeout.apply_async(args=(game_id, seq), countdown=timer_in))
+
+
+def _clock_timer_fired(change: GameChange) -> Game | None:
+    """The timer of a clock game's current version fired (the game locked): the seat whose clock is out
+    loses. A timer that came before the fall (a rounded countdown) schedules the fall's timer again."""
+    if change.clock_fell():
+        return change.game
+    change.game.timer_at = None
+    _timer_of_current_version(change.game)
+    return None
+
+
+def game_bot_move(*, game_id: int, seq: int) -> Game | None:
+    """Play the move of the first bot (or autopiloted) seat the game waits for at version `seq`.
+
+    The bot thinks outside any transaction (a search bot takes up to a second), then its move is applied
+    under the row lock only if the game is still at `seq`."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None or game.status != GameStatus.PLAYING or game.seq != seq:
+        return None
+    seats = game_seats(game)
+    state = state_of(game)
+    autopilot = list(game.autopilot)
+    # Aktobe: a bot says "one card!" (or duels) at once, before the seats the game waits for move.
+    optional = [seat for seat in optional_seats(state) if seats[seat].is_bot]
+    for seat in optional + waiting_seats(state):
+        if seats[seat].is_bot:
+            level, by_autopilot = seats[seat].bot_level, False
+        elif seat < len(autopilot) and autopilot[seat]:
+            level, by_autopilot = AUTOPILOT_LEVEL, True
+        else:
+            continue
+        action = bot_action(
+            state=state.copy(), seat=seat, level=level, log=game.record.get("actions", []),
+            rng=secrets.SystemRandom(), dealt=functools.partial(dealt_state, game),
+        )  # fmt: skip
+        return _apply_bot_action(game_id=game_id, seq=seq, seat=seat, action=action, by_autopilot=by_autopilot)
+    return None
+
+
+def _apply_bot_action(*, game_id: int, seq: int, seat: int, action: Action, by_autopilot: bool) -> Game | None:
+    with game_change(game_id) as change:
+        if change.late(seq):
+            return None
+        if change.clock_fell():
+            return change.game
+        state = change.replay()
+        try:
+            play(state, seat, action)
+        except EngineError as error:
+            # A bot with a bug: its seat plays the default move instead, and the log says so without the engine's
+            # words, which name the cards of the refused move (a card of a hand or of the stock: issue 39).
+            logger.error("game %s: the bot of seat %s chose a refused move (%s) at version %s; the default move is played",
+                         game_id, seat, type(error).__name__, seq)  # fmt: skip
+            state = change.replay()
+            action = default_action(state, seat)
+            play(state, seat, action)
+        change.record(seat, action, by_autopilot=by_autopilot)
+    return change.game
+
+
+def game_surrender(*, game_id: int, user: User, seq: int | None = None) -> Game:
+    """He gives up: the game ends with him as the durak (his team losing, in a team game)."""
+    with game_change(game_id, user=user, seq=seq) as change:
+        change.end(change.seat)
+    return change.game
+
+
+def game_redeal(*, game_id: int, user: User, seq: int | None = None) -> Game:
+    """RULES.md, redeal_five_same_suit: before the first move a player dealt five or more cards of one suit
+    asks for a redeal. The deal is voided and a new one shuffled under a new commitment; everyone is told
+    who asked and for which suit (the voided hand itself stays unseen), and the voided deal's seed, salt and
+    commitment are kept so that its deck is revealed and checkable with the game's once it is over. The
+    stakes stay paid and the version moves on, so a move sent for the voided deal is refused as stale."""
+    with game_change(game_id, user=user, seq=seq) as change:
+        game, seat = change.game, change.seat
+        rules = Rules.from_dict(game.rules)
+        if not rules.redeal_five_same_suit:
+            raise GameActionError("illegal", "this table does not play redeal_five_same_suit")
+        if game.record.get("actions"):
+            raise GameActionError("illegal", "a redeal may be asked only before the first move")
+        suit = redeal_suit(rules, state_of(game).hands[seat])
+        if suit is None:
+            raise GameActionError("illegal", "a redeal needs five or more cards of one suit in your hand")
+        voided = {"seat": seat, "suit": SUITS[suit], "seed": game.seed, "salt": game.salt, "commitment": game.commitment}
+        seed, dealt, record = _new_deal(
+            rules, game.players, stake=game.stake, first_attacker=game.record.get("first_attacker")
+        )
+        game.redeals = [*game.redeals, voided]
+        game.record, game.seed, game.salt, game.commitment = record, seed, dealt.salt, dealt.commitment
+        game.seq += 1
+        now = timezone.now()
+        game.deadline = now + datetime.timedelta(seconds=_turn_seconds(game))
+        game.timeouts = [0] * game.players
+        change.state = state_of(game)
+        if game.clock_ms:
+            _clock_after_move(game, mover=None, running=waiting_seats(change.state), now=now)
+        change.fields = REDEAL_FIELDS
+    return change.game

@@ -1,0 +1,125 @@
+"""A finished game settled: its result stored, the chips paid out, the deck revealed, the listeners told.
+
+Like lichess's Finisher (STYLE.md 7): one step, once per game however often it is called; ratings and
+tournaments react to `games.hooks.game_finished`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from accounts.models import LedgerKind, User
+from accounts.services import ledger_record
+from games import decisions, hooks
+from games.broadcast import send_game
+from games.engine import Rules, State, deal, places, settlement, verify_commitment
+from games.engine.deal import deck_text
+from games.models import Game, GameStatus, Result
+from games.selectors import game_result, game_seats
+from games.services.errors import GameActionError
+from games.services.sql import _locked_game
+from games.snapshots import state_of
+
+
+def _surrender_result(state: State, seat: int) -> tuple[dict[str, Any], list[list[int]], list[int]]:
+    """Result, places and net chips when `seat` gives up: he (or his team) loses, as a durak would."""
+    losing_team = None
+    if state.teams is not None and state.team_of is not None:
+        losing_team = sorted(state.teams[state.team_of[seat]])
+        losers = set(losing_team)
+    else:
+        losers = {seat}
+    result = {
+        "outcome": "durak",
+        "durak": None if losing_team else seat,
+        "losing_team": losing_team,
+        "out_order": list(state.out),
+        "epaulettes": None,
+    }
+    groups: list[list[int]] = []
+    last_bout = -1
+    for out_seat, bout in zip(state.out, state.out_bouts):
+        if out_seat in losers:
+            continue
+        if bout != last_bout:
+            groups.append([])
+            last_bout = bout
+        groups[-1].append(out_seat)
+    rest = [other for other in range(state.n) if other not in losers and other not in state.out]
+    if rest:
+        groups.append(rest)
+    groups.append(sorted(losers))
+    winners = [other for other in state.out if other not in losers] + rest
+    share, left_over = divmod(state.bank, len(winners))
+    net = [-paid for paid in state.paid]
+    for position, winner in enumerate(winners):
+        net[winner] += share + (1 if position < left_over else 0)
+    return result, groups, net
+
+
+@transaction.atomic
+def game_finalise(*, game_id: int) -> Result:
+    """Store the result, settle the chips, reveal the deck and tell ratings and tournaments; once per
+    game however often and however concurrently it is called."""
+    game = _locked_game(game_id)
+    existing = Result.objects.filter(game=game).first()
+    if existing is not None:
+        return existing
+    if game.status != GameStatus.FINISHED:
+        raise GameActionError("not_finished", "the game is still being played")
+    state = state_of(game)
+    decision = decisions.decision_of(game)
+    if decision is not None:  # a director stopped the game and decided it (games.decisions)
+        outcome, groups, chips = decisions.decided_result(state, decision)
+    elif game.surrendered is not None:
+        outcome, groups, chips = _surrender_result(state, game.surrendered)
+    else:
+        assert state.result is not None
+        outcome, groups, chips = dict(state.result), places(state), settlement(state)
+    rules = Rules.from_dict(game.rules)
+    order = deal(rules, game.players, seed=game.seed, salt=game.salt).order
+    game.revealed_deck = deck_text(order)
+    if not verify_commitment(game.commitment, game.salt, game.revealed_deck):
+        raise RuntimeError(f"game {game.pk}: the deck does not match its commitment")
+    game.save(update_fields=["revealed_deck"])
+    result = Result.objects.create(
+        game=game,
+        outcome=outcome["outcome"],
+        durak=outcome["durak"],
+        losing_team=outcome["losing_team"],
+        out_order=outcome["out_order"],
+        places=groups,
+        epaulettes=outcome["epaulettes"],
+        chips=chips,
+        # A fall of the clock ends the game as a surrender does, but he did not give up (the view's `flagged`).
+        surrendered=game.surrendered if game.flagged is None else None,
+    )
+    seats = game_seats(game)
+    entries: list[tuple[User | int, int, str]] = []
+    draw = outcome["outcome"] == "draw"
+    for seat in seats[: game.players]:
+        if seat.user_id is None:
+            continue
+        paid = state.paid[seat.number]
+        penalty = paid - game.stake
+        if penalty > 0:
+            entries.append((seat.user_id, -penalty, LedgerKind.PENALTY))
+        received = chips[seat.number] + paid
+        if received > 0:
+            entries.append((seat.user_id, received, LedgerKind.REFUND if draw else LedgerKind.BANK_SHARE))
+    ledger_record(entries=entries, game=game)
+    if decisions.counts(decision):
+        hooks.game_finished(result)
+
+    def deliver() -> None:
+        send_game(game=game, seats=seats, state=state, result=result)
+
+    transaction.on_commit(deliver)
+    return result
+
+
+def game_finalised(*, game: Game) -> Result | None:
+    return game_result(game)
+

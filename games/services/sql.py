@@ -1,0 +1,131 @@
+"""The raw SQL of a move: the game's row read under its lock, and the row written with its new log rows.
+
+Written out once rather than compiled by the ORM for each move (a move's largest CPU cost in the live
+bench's profile): the locked read's text by database vendor, the write's by vendor and number of log rows.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import connection, models
+
+from games.models import ActionLog, Game, Table
+from games.services.errors import GameActionError
+
+
+def _game_row_sql() -> str:
+    """The game's row with its table's turn time (as `turn_seconds_of_table`), locked where the database
+    locks rows (SQLite locks the whole database for the transaction's writes instead). Written out once:
+    the ORM compiled this query of some 40 columns anew for every move, most of the locked read's CPU."""
+    quote = connection.ops.quote_name
+    game, table = quote(Game._meta.db_table), quote(Table._meta.db_table)
+    columns = ", ".join(f"{game}.{quote(field.column)}" for field in Game._meta.concrete_fields)
+    sql = (
+        f"SELECT {columns}, {table}.{quote('turn_seconds')} AS turn_seconds_of_table,"
+        f" {table}.{quote('bot_pace')} AS bot_pace_of_table FROM {game}"
+        f" INNER JOIN {table} ON {table}.{quote('id')} = {game}.{quote('table_id')} WHERE {game}.{quote('id')} = %s"
+    )
+    if connection.features.has_select_for_update_of:
+        sql += f" FOR UPDATE OF {game}"
+    elif connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    return sql
+
+
+# By database vendor (the SQL depends on the connection's features).
+_GAME_ROW_SQL: dict[str, str] = {}
+
+
+def _locked_game_or_none(game_id: int) -> Game | None:
+    """The game, its row locked (the table's is not: nobody changes a table while its game is played, and
+    the finish updates its status under the game's lock); `game.turn_seconds_of_table` is its table's turn
+    time, and `game.table` is read only if asked for."""
+    sql = _GAME_ROW_SQL.get(connection.vendor) or _GAME_ROW_SQL.setdefault(connection.vendor, _game_row_sql())
+    return next(iter(Game.objects.raw(sql, [game_id])), None)
+
+
+def _locked_game(game_id: int) -> Game:
+    game = _locked_game_or_none(game_id)
+    if game is None:
+        raise GameActionError("forbidden", "no such game")
+    return game
+
+
+def _bot_pace(game: Game) -> str:
+    pace = getattr(game, "bot_pace_of_table", None)
+    return str(pace) if pace is not None else str(game.table.bot_pace)
+
+
+def _turn_seconds(game: Game) -> int:
+    seconds = getattr(game, "turn_seconds_of_table", None)
+    return int(seconds) if seconds is not None else game.table.turn_seconds
+
+
+# What a change of a game being played writes of its row.
+GAME_CHANGED_FIELDS = (
+    "record", "seq", "status", "finished", "deadline", "timer_at", "timeouts", "autopilot", "surrendered",
+    "clock_ms", "clock_running", "clock_since", "flagged",
+)  # fmt: skip
+LOG_FIELDS = ("game", "seq", "seat", "action", "at", "by_timer", "by_autopilot")
+
+
+@functools.cache
+def _fields(model: type[models.Model], names: tuple[str, ...]) -> tuple[models.Field[Any, Any], ...]:
+    """The model's fields of those names, looked up once (every move's write needs them)."""
+    return tuple(field for name in names if isinstance(field := model._meta.get_field(name), models.Field))
+
+
+# The write's SQL by database vendor and number of new log rows, built once (see _write_game).
+_WRITE_SQL: dict[tuple[str, int], tuple[str, ...]] = {}
+
+
+def _write_sql(rows: int) -> tuple[str, ...]:
+    """The statements that write the game's changed fields and ``rows`` new action log rows: on PostgreSQL
+    one (the inserts in a WITH of the update), elsewhere the insert (if any) and then the update."""
+    key = (connection.vendor, rows)
+    statements = _WRITE_SQL.get(key)
+    if statements is None:
+        quote = connection.ops.quote_name
+        fields = _fields(Game, GAME_CHANGED_FIELDS)
+        update = (
+            f"UPDATE {quote(Game._meta.db_table)} SET {', '.join(f'{quote(field.column)} = %s' for field in fields)}"
+            f" WHERE {quote('id')} = %s"
+        )
+        if rows:
+            log_fields = _fields(ActionLog, LOG_FIELDS)
+            row = f"({', '.join(['%s'] * len(log_fields))})"
+            insert = (
+                f"INSERT INTO {quote(ActionLog._meta.db_table)} ({', '.join(quote(field.column) for field in log_fields)})"
+                f" VALUES {', '.join([row] * rows)}"
+            )
+            statements = (f"WITH logged AS ({insert}) {update}",) if connection.vendor == "postgresql" else (insert, update)
+        else:
+            statements = (update,)
+        _WRITE_SQL[key] = statements
+    return statements
+
+
+def _write_game(game: Game, logged: Sequence[ActionLog]) -> None:
+    """The game row's changed fields and its new action log rows, in one statement on PostgreSQL (the
+    inserts in a WITH of the update), in one for each elsewhere. Written out rather than through
+    `save()` and `create()`: the ORM compiled both statements anew for every move; the text is built once
+    for each number of log rows (`_write_sql`)."""
+    update_values = [
+        field.get_db_prep_save(getattr(game, field.attname), connection) for field in _fields(Game, GAME_CHANGED_FIELDS)
+    ]
+    update_values.append(game.pk)
+    statements = _write_sql(len(logged))
+    if not logged:
+        values = [update_values]
+    else:
+        log_fields = _fields(ActionLog, LOG_FIELDS)
+        insert_values = [
+            field.get_db_prep_save(getattr(one, field.attname), connection) for one in logged for field in log_fields
+        ]
+        values = [[*insert_values, *update_values]] if len(statements) == 1 else [insert_values, update_values]
+    with connection.cursor() as cursor:
+        for sql, params in zip(statements, values, strict=True):
+            cursor.execute(sql, params)
