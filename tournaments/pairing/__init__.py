@@ -61,8 +61,3 @@ __all__ = [
     "table_sizes",
     "team_rating",
 ]
-
-# The values' former names, kept only for tournaments/services/, which another branch is rewriting: once it is
-# merged, its `pure.Result` and `pure.Pairing` become `pure.BoardResult` and `pure.Board` and these two go.
-Result = BoardResult
-Pairing = Board

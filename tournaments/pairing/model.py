@@ -133,7 +133,7 @@ Round = Sequence[BoardResult]
 
 
 def _record_meeting(
-    result: Result,
+    result: BoardResult,
     before: Mapping[EntrantId, float],
     opponents: dict[EntrantId, list[EntrantId]],
     sides: dict[EntrantId, list[Side]],

@@ -99,7 +99,7 @@ def tournament_start(
 
 def _new_pairings(
     tournament: Tournament, number: int, entrants: list[Entrant], absentees: Sequence[str] = ()
-) -> tuple[list[pure.Pairing], pure.AvoidanceReport]:
+) -> tuple[list[pure.Board], pure.AvoidanceReport]:
     """What the pure core pairs for round ``number``, and what the requested avoidances did to it;
     ``absentees`` (who did not check in) are left out."""
     if tournament.is_round_robin:
@@ -118,7 +118,7 @@ def _new_pairings(
 
 
 def _store_pairings(
-    tournament: Tournament, round_: Round, drawn: Sequence[pure.Pairing], by_key: Mapping[str, Entrant],
+    tournament: Tournament, round_: Round, drawn: Sequence[pure.Board], by_key: Mapping[str, Entrant],
     now: datetime.datetime,
 ) -> list[Pairing]:
     """Write the drawn pairings and their seats (two bulk inserts); a bye is finished at once, scored a win."""

@@ -23,11 +23,11 @@ STANDINGS_AT_ONCE = 200
 STANDINGS_DELAY = datetime.timedelta(seconds=2)
 
 
-def _results_by_round(tournament: Tournament, *, upto: int | None = None) -> list[list[pure.Result]]:
+def _results_by_round(tournament: Tournament, *, upto: int | None = None) -> list[list[pure.BoardResult]]:
     """Every finished pairing's result as the pure core's values, one list a round 1..upto (default: the
     current round); an unfinished pairing is left out, so its entrants count as absent for now."""
     last = tournament.current_round if upto is None else upto
-    rounds: list[list[pure.Result]] = [[] for _ in range(last)]
+    rounds: list[list[pure.BoardResult]] = [[] for _ in range(last)]
     rows = (
         PairingEntrant.objects.filter(pairing__tournament=tournament, pairing__round__number__lte=last,
                                       pairing__status=PairingStatus.FINISHED)
@@ -44,25 +44,25 @@ def _results_by_round(tournament: Tournament, *, upto: int | None = None) -> lis
     return rounds
 
 
-def _pure_results(seats: list[Mapping[str, Any]], *, bye: bool, kind: str) -> list[pure.Result]:
+def _pure_results(seats: list[Mapping[str, Any]], *, bye: bool, kind: str) -> list[pure.BoardResult]:
     """One pairing's seats (_results_by_round's rows, by position) as the pure core's results."""
     keys = [f"e{seat['entrant_number']}" for seat in seats]
     points = [float(seat["points"] or 0.0) for seat in seats]
     if bye:
-        return [pure.Result(entrants=(keys[0],), points=(points[0],), bye=True)]
+        return [pure.BoardResult(entrants=(keys[0],), points=(points[0],), bye=True)]
     forfeited = [bool(seat["forfeited"]) for seat in seats]
     played = [index for index, gone in enumerate(forfeited) if not gone]
     if kind == ResultKind.FORFEIT and (len(played) < 2 or len(seats) == 2):
-        return [pure.Result(entrants=tuple(keys), points=tuple(points), forfeit=True)]
+        return [pure.BoardResult(entrants=tuple(keys), points=tuple(points), forfeit=True)]
     # A table where some did not come: the others played; each absentee had a zero-point unplayed round.
     results = [
-        pure.Result(
+        pure.BoardResult(
             entrants=tuple(keys[index] for index in played), points=tuple(points[index] for index in played),
             first=keys[played[0]], durak_finishes=tuple(seats[index]["durak_finishes"] for index in played),
             epaulettes_hung=tuple(seats[index]["epaulettes_hung"] for index in played),
         )
     ]  # fmt: skip
-    results += [pure.Result(entrants=(keys[index],), points=(0.0,)) for index, gone in enumerate(forfeited) if gone]
+    results += [pure.BoardResult(entrants=(keys[index],), points=(0.0,)) for index, gone in enumerate(forfeited) if gone]
     return results
 
 
