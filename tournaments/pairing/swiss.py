@@ -61,7 +61,7 @@ pairing that crosses it.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from networkx.algorithms.matching import (  # type: ignore[import-untyped, unused-ignore]
@@ -112,7 +112,7 @@ def pair_swiss(
         raise PairingInputError("block_pairs must be at least 1")
     _check_unique(entrants)
     # Pairing numbers: the initial order by rating (C.04.3 A.2), used for E.5's odd/even rule.
-    numbers = {entrant.id: index + 1 for index, entrant in enumerate(sorted(entrants, key=_initial_key))}
+    numbers = pairing_numbers({entrant.id: entrant.rating for entrant in entrants})
     skipped = set(absent)
     ranked = sorted((e for e in entrants if not e.withdrawn and e.id not in skipped), key=ranking_key)
     if not ranked:
@@ -179,8 +179,10 @@ def _pair_ranked(
     raise PairingError("no entrant can take the bye without a second bye or a rematch")
 
 
-def _initial_key(entrant: EntrantState) -> tuple[float, EntrantId]:
-    return (-entrant.rating, entrant.id)
+def pairing_numbers(ratings: Mapping[EntrantId, float]) -> dict[EntrantId, int]:
+    """Each entrant's pairing number, 1 up: the initial order by rating, highest first, then id (C.04.3 A.2)."""
+    order = sorted(ratings, key=lambda entrant: (-ratings[entrant], entrant))
+    return {entrant: index + 1 for index, entrant in enumerate(order)}
 
 
 def _check_unique(entrants: Sequence[EntrantState]) -> None:
