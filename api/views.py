@@ -100,9 +100,6 @@ class TableList(generics.ListCreateAPIView):
             rules = Rules.from_dict(data["rules"])
         except (EngineError, TypeError, ValueError) as error:
             raise ValidationError({"rules": str(error)}) from None
-        game_services.table_options_check(
-            rules=rules, rated=data["rated"], private=data["private"], password=data["password"]
-        )
         # One transaction: a creator who cannot sit down (too few chips for the stake) leaves no table behind.
         with transaction.atomic():
             table = game_services.table_create(

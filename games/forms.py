@@ -7,7 +7,8 @@ chosen beside it.
 The create form checks the rules' combinations a player can get wrong with translated messages, then builds
 the engine's `Rules` as the last word, so a table is never created with a rule set the engine refuses. Options
 that do not go together with them (a rated game at a cheating table, a password at a listed table) are the
-service's to refuse (games.services.table_options_check); the view shows its errors beside the fields.
+service's to refuse (games.services.table_create asks table_options_check); the view shows its errors beside
+the fields.
 """
 
 from __future__ import annotations

@@ -144,9 +144,6 @@ def table_create(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         user = _user(request)
         try:
-            services.table_options_check(
-                rules=data["rules"], rated=data["rated"], private=data["private"], password=data["password"]
-            )
             table = services.table_create(
                 owner=user,
                 rules=data["rules"],

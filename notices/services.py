@@ -49,6 +49,11 @@ def _send(user_id: int, kind: str, key: str, params: dict[str, Any], url: str) -
     return notice if created else None
 
 
+def _send_each(user_ids: Iterable[int], kind: str, key: str, params: dict[str, Any], url: str) -> list[Notice]:
+    """The same notice to each of ``user_ids``: those that are new (see ``_send``)."""
+    return [notice for user_id in user_ids if (notice := _send(user_id, kind, key, params, url)) is not None]
+
+
 def _deliver_after_commit(notices: Sequence[Notice]) -> None:
     """Once the rows are committed: an e-mail to each recipient with an address, and his bell is told."""
     if not notices:
@@ -120,11 +125,8 @@ def pairing_notices_send(*, round_id: int) -> int:
                 **_tournament_params(round_), "board": board.board, "bye": board.bye,
                 "opponents": _opponents(board, seat), "deadline": None if board.bye else deadline,
             }  # fmt: skip
-            for person in seat.people:
-                notice = _send(person, NoticeKind.PAIRING, f"pairing:{board.pairing_id}", params,
+            sent += _send_each(seat.people, NoticeKind.PAIRING, f"pairing:{board.pairing_id}", params,
                                _seat_url(round_.tournament_id))
-                if notice is not None:
-                    sent.append(notice)
     _deliver_after_commit(sent)
     return len(sent)
 
@@ -163,11 +165,8 @@ def seat_reminders_send(*, round_id: int, now: datetime.datetime | None = None) 
                 **_tournament_params(round_), "board": board.board, "opponents": _opponents(board, seat),
                 "deadline": round_.seat_deadline.isoformat(),
             }  # fmt: skip
-            for person in seat.people:
-                notice = _send(person, NoticeKind.REMINDER, f"reminder:{board.pairing_id}", params,
+            sent += _send_each(seat.people, NoticeKind.REMINDER, f"reminder:{board.pairing_id}", params,
                                _seat_url(round_.tournament_id))
-                if notice is not None:
-                    sent.append(notice)
     _deliver_after_commit(sent)
     return len(sent)
 
@@ -198,8 +197,9 @@ def dispute_filed(*, dispute: Dispute) -> None:
         "tournament": tournament.pk, "name": tournament.name, "round": number, "board": pairing.board,
         "by": dispute.filed_by_id,
     }  # fmt: skip
-    notice = _send(director_id, NoticeKind.DISPUTE, f"dispute:{dispute.pk}", params, _direct_url(tournament.pk, number))
-    _deliver_after_commit([notice] if notice else [])
+    _deliver_after_commit(
+        _send_each([director_id], NoticeKind.DISPUTE, f"dispute:{dispute.pk}", params, _direct_url(tournament.pk, number))
+    )
 
 
 def no_shows_found(*, tournament: Tournament, pairing: Pairing, seats: Iterable[PairingEntrant], substituted: bool) -> None:
@@ -209,7 +209,7 @@ def no_shows_found(*, tournament: Tournament, pairing: Pairing, seats: Iterable[
     if director_id is None:
         return
     number = pairing.round.number
-    sent = []
+    sent: list[Notice] = []
     for seat in seats:
         entrant = seat.entrant
         named: dict[str, Any] = {"team": entrant.team_name} if entrant.team_name else {"user": entrant.user_id}
@@ -217,10 +217,8 @@ def no_shows_found(*, tournament: Tournament, pairing: Pairing, seats: Iterable[
             "tournament": tournament.pk, "name": tournament.name, "round": number, "board": pairing.board,
             "entrant": named, "substituted": substituted,
         }  # fmt: skip
-        notice = _send(director_id, NoticeKind.NO_SHOW, f"no_show:{pairing.pk}:{entrant.pk}", params,
-                       _direct_url(tournament.pk, number))
-        if notice is not None:
-            sent.append(notice)
+        sent += _send_each([director_id], NoticeKind.NO_SHOW, f"no_show:{pairing.pk}:{entrant.pk}", params,
+                           _direct_url(tournament.pk, number))
     _deliver_after_commit(sent)
 
 

@@ -6,6 +6,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from durak_site.admin import ReadOnlyAdmin
 from ratings.models import PlayerRating, RatedGame, RatingChange, RatingPool
 
 
@@ -17,17 +18,6 @@ class RatingPoolAdmin(admin.ModelAdmin):
     list_editable = ("active", "position")
     readonly_fields = ("last_sequence",)
     prepopulated_fields = {"slug": ("name_en",)}
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(PlayerRating)

@@ -1,23 +1,10 @@
 """Admin: tournaments, entrants and the log, read-only: every change goes through tournaments.services
 (the site's pages for directors), so that each is checked and logged."""
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
+from durak_site.admin import ReadOnlyAdmin
 from tournaments.models import AuditEntry, Entrant, Tournament
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Tournament)

@@ -53,9 +53,11 @@ def table_create(
     clock_increment: int = 0,
 ) -> Table:
     """Open a table. `clock_base` (seconds) gives each player a clock of that base time and `clock_increment`
-    seconds more after each of his moves (games.clocks); without it the per-move timer of `turn_seconds` runs."""
+    seconds more after each of his moves (games.clocks); without it the per-move timer of `turn_seconds` runs.
+    Options that do not go together are refused first, under the create form's fields (`table_options_check`)."""
     if owner.is_bot:
         raise ValidationError(_("A bot cannot open a table."))
+    table_options_check(rules=rules, rated=rated, private=private, password=password)
     if not 2 <= seats <= rules.max_players:
         raise ValidationError(
             _("A %(deck)s-card game takes 2 to %(most)s players.") % {"deck": rules.deck, "most": rules.max_players}
@@ -91,9 +93,9 @@ def table_create(
 
 def table_options_check(*, rules: Rules, rated: bool, private: bool, password: str) -> None:
     """Refuse options that do not go together, each error under the create form's field: no rated game at a
-    cheating table, a password only at a private table. The web form and the API ask before `table_create`,
-    which accepts both: a cheating table's game finds no rating pool, and a listed table's password keeps its
-    games out of the data export (gamedata.services)."""
+    cheating table, a password only at a private table. `table_create` asks it, so no table is opened with
+    them; a row that has them all the same (written by hand) is still handled: a cheating table's game finds
+    no rating pool, and a listed table's password keeps its games out of the data export (gamedata.services)."""
     errors: dict[str, Any] = {}
     if rated and rules.cheating:
         errors["cheating"] = _("A rated game is never played at a cheating table.")

@@ -19,7 +19,7 @@ from accounts.models import LedgerEntry, LedgerKind
 from games import hooks, services
 from games.bots.knowledge import seen_in_log
 from games.engine import Rules, load_record, replay_record, settlement, verify_commitment
-from games.models import ActionLog, Game, GameStatus, Result, Seat, TableStatus
+from games.models import ActionLog, Game, GameStatus, Result, Seat, Table, TableStatus
 from games.selectors import game_record_json, game_view_for, lobby_tables
 from games.services import GameActionError, tables
 from games.snapshots import state_of
@@ -89,7 +89,7 @@ def test_joining_every_seat_starts_the_game_and_charges_the_stakes() -> None:
 @pytest.mark.django_db
 def test_seat_rules() -> None:
     anna, boris, vera = person(), person(), person()
-    locked = table(anna, seats=3, password="secret", stake=10)
+    locked = table(anna, seats=3, private=True, password="secret", stake=10)
     with pytest.raises(ValidationError):
         services.table_join(table=locked, user=boris, password="wrong")
     services.table_join(table=locked, user=boris, password="secret", seat=2)
@@ -103,6 +103,20 @@ def test_seat_rules() -> None:
     LedgerEntry.objects.create(user=poor, amount=-STARTING_GRANT, kind=LedgerKind.PENALTY)
     with pytest.raises(ValidationError):
         services.table_join(table=locked, user=poor, password="secret")
+
+
+@pytest.mark.django_db
+def test_table_create_refuses_options_that_do_not_go_together_and_writes_nothing() -> None:
+    anna = person()
+    cheating = Rules.from_dict({"preset": "podkidnoy", "cheating": True})
+    with pytest.raises(ValidationError) as rated_cheating:
+        services.table_create(owner=anna, rules=cheating, seats=2, rated=True)
+    assert set(rated_cheating.value.message_dict) == {"cheating"}
+    with pytest.raises(ValidationError) as listed_password:
+        services.table_create(owner=anna, rules=Rules(), seats=2, password="secret")
+    assert set(listed_password.value.message_dict) == {"password"}
+    assert not Table.objects.exists() and not Seat.objects.exists()
+    assert services.table_create(owner=anna, rules=cheating, seats=2, private=True, password="secret").rated is False
 
 
 @pytest.mark.django_db(transaction=True)
