@@ -123,11 +123,11 @@ def _board(data: Any, names: list[str] | None) -> dict[str, Any]:
     last = len(replayed.steps) - 1
     result_line = ""
     if replayed.result is not None:
-        durak = replayed.result.get("durak")
+        durak = replayed.result.durak
         seats = names or replays.seat_names(len(replayed.steps[0]["position"]["hands"]))
-        if replayed.result.get("outcome") == "draw":
+        if replayed.result.draw:
             result_line = _("A draw: nobody is the durak.")
-        elif isinstance(durak, int) and 0 <= durak < len(seats):
+        elif durak is not None and 0 <= durak < len(seats):
             result_line = _("%(name)s is the durak.") % {"name": seats[durak]}
     players = names or replays.seat_names(len(replayed.steps[0]["position"]["hands"]))
     return {
@@ -135,7 +135,7 @@ def _board(data: Any, names: list[str] | None) -> dict[str, Any]:
         "replay_data": {
             "steps": replayed.steps, "start": last, "analysis": None, "my_seat": None, "result_line": result_line,
             "players": [{"seat": seat, "name": name, "bot": False} for seat, name in enumerate(players)],
-            "result": {"durak": replayed.result.get("durak")} if replayed.result else None,
+            "result": {"durak": replayed.result.durak} if replayed.result else None,
         },  # fmt: skip
     }
 

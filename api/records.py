@@ -37,7 +37,8 @@ def analyse(data: object) -> dict[str, Any]:
             return {"ok": False, "index": index, "error": f"{action}: {error}", "finished": False,
                     "result": None, "steps": steps, "exit_status": 1}
         steps.append({"index": index, "seat": seat, "action": action.to_json(), "state": _state_json(state)})
-    return {"ok": True, "index": None, "error": None, "finished": state.finished, "result": state.result,
+    return {"ok": True, "index": None, "error": None, "finished": state.finished,
+            "result": None if state.result is None else state.result.to_json(),
             "steps": steps, "exit_status": 0}
 
 

@@ -140,8 +140,8 @@ def play_task(task: Task) -> Outcome:
         longest[name] = max(longest[name], record.longest[seat])
     winner = None
     result = state.result
-    if result is not None and result["durak"] is not None:
-        loser = names[result["durak"]]
+    if result is not None and result.durak is not None:
+        loser = names[result.durak]
         winner = task.second if loser == task.first else task.first
     return Outcome(task, winner, dict(seconds), dict(moves), dict(longest))
 

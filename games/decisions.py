@@ -26,7 +26,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.broadcast import game_group, send_to_group
-from games.engine import State
+from games.engine import GameResult, State
+from games.engine.result import DRAW as DRAWN, DURAK
 from games.models import Game, GameStatus, Result, Table, TableStatus
 from games.snapshots import remember, state_of
 
@@ -55,7 +56,7 @@ def _checked_places(players: int, kind: str, places: Sequence[Sequence[int]] | N
     return groups
 
 
-def decided_result(state: State, decision: dict[str, Any]) -> tuple[dict[str, Any], list[list[int]], list[int]]:
+def decided_result(state: State, decision: dict[str, Any]) -> tuple[GameResult, list[list[int]], list[int]]:
     """Result, places and net chips of a decided game (games.services.game_finalise): the decided places; the
     last group is the durak (a team's seats: the losing team); a director's decision moves no chips, every
     stake goes back."""
@@ -63,13 +64,12 @@ def decided_result(state: State, decision: dict[str, Any]) -> tuple[dict[str, An
     draw = decision["kind"] != AWARD or len(groups) < 2
     losers = [] if draw else sorted(groups[-1])
     team_game = state.teams is not None
-    result = {
-        "outcome": "draw" if draw else "durak",
-        "durak": losers[0] if losers and not team_game and len(losers) == 1 else None,
-        "losing_team": losers if losers and team_game else None,
-        "out_order": list(state.out),
-        "epaulettes": None,
-    }
+    result = GameResult(
+        outcome=DRAWN if draw else DURAK,
+        durak=losers[0] if losers and not team_game and len(losers) == 1 else None,
+        losing_team=tuple(losers) if losers and team_game else None,
+        out_order=tuple(state.out),
+    )
     return result, groups, [0] * state.n
 
 

@@ -22,6 +22,7 @@ from games.engine import EngineError, IllegalAction, MalformedRecord, load_recor
 from games.engine.cards import card_name, names
 from games.engine.deal import deal, deck_text
 from games.engine.rules import Rules
+from games.engine.result import GameResult
 from games.engine.state import State
 from games.engine.views import public_view
 from games.logtext import card_text, log_lines
@@ -60,7 +61,7 @@ class Replayed:
     problem: str | None
     problem_index: int | None
     finished: bool
-    result: dict[str, Any] | None
+    result: GameResult | None
 
 
 def seat_names(players: int) -> list[str]:

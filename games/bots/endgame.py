@@ -97,7 +97,7 @@ class Solver:
         result = state.result
         if result is None:
             return False
-        durak: int | None = result["durak"]
+        durak = result.durak
         if self.goal == WIN:
             return durak is not None and durak != self.seat
         return durak != self.seat

@@ -201,9 +201,9 @@ def rewards(state: State) -> list[float]:
     if state.team_of is not None:
         if result is None:
             return _team_rewards_by_cards(state)
-        if result["outcome"] == "draw":
+        if result.draw:
             return [0.5] * n
-        losers = result["losing_team"] or []
+        losers = result.losing_team or ()
         return [0.0 if seat in losers else 1.0 for seat in range(n)]
     groups: list[list[int]] = []
     out, out_bouts = state.out, state.out_bouts
@@ -246,7 +246,7 @@ def durak_rewards(state: State) -> list[float]:
         for seat in losers:
             values[seat] = 1.0 - 1.0 / len(losers)
         return values
-    durak = result["durak"]
+    durak = result.durak
     if durak is not None:
         values[int(durak)] = 0.0
         return values

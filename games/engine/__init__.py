@@ -18,6 +18,7 @@ from .errors import EngineError, IllegalAction, MalformedRecord  # noqa: E402
 from .play import (  # noqa: E402
     actors, apply, is_legal, legal_actions, movers, new_game, places, play, play_trusted, settlement, throwers,
 )
+from .result import Epaulettes, GameResult  # noqa: E402
 from .records import Record, Replay, load_record, replay_json, replay_record, replay_text  # noqa: E402
 from .rules import Rules, preset_rules  # noqa: E402
 from .series import Series, series_after_game, series_start  # noqa: E402
@@ -25,7 +26,7 @@ from .state import State  # noqa: E402
 from .views import public_view, seat_view  # noqa: E402
 
 __all__ = [
-    "Action", "Deal", "EngineError", "IllegalAction", "MalformedRecord", "Record", "Replay", "Rules", "State",
+    "Action", "Deal", "EngineError", "Epaulettes", "GameResult", "IllegalAction", "MalformedRecord", "Record", "Replay", "Rules", "State",
     "action_from_json", "actors", "apply", "commitment", "deal", "first_attacker_for", "is_legal",
     "legal_actions", "load_record", "movers", "new_game", "places", "play", "play_trusted", "preset_rules", "public_view",
     "redeal_allowed", "redeal_suit", "replay_json", "replay_record", "replay_text", "seat_view", "Series", "series_after_game",

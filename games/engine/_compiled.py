@@ -16,6 +16,7 @@ COMPILED_SOURCES = (
     "games/engine/cards.py",
     "games/engine/errors.py",
     "games/engine/rules.py",
+    "games/engine/result.py",
     "games/engine/actions.py",
     "games/engine/state.py",
     "games/engine/play.py",

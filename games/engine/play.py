@@ -18,6 +18,7 @@ from .cards import (
     rank_of, suit_of,
 )
 from .errors import IllegalAction, MalformedRecord
+from .result import DRAW, DURAK, Epaulettes, GameResult
 from .rules import Rules
 from .state import EPAULETTE_RANK, NO_CLAIM, State
 
@@ -1255,13 +1256,13 @@ def _game_over(state: State) -> bool:
             winner = [seat for seat in state.out if state.team_of and state.team_of[seat] == winning][-1]
     state.finished = True
     decided = durak is not None or losing_team is not None
-    state.result = {
-        "outcome": "durak" if decided else "draw",
-        "durak": durak,
-        "losing_team": losing_team,
-        "out_order": list(state.out),
-        "epaulettes": _epaulettes(state, winner, durak) if decided else None,
-    }
+    state.result = GameResult(
+        outcome=DURAK if decided else DRAW,
+        durak=durak,
+        losing_team=None if losing_team is None else tuple(losing_team),
+        out_order=tuple(state.out),
+        epaulettes=_epaulettes(state, winner, durak) if decided else None,
+    )
     # The table is cleared; attacker and defender keep their values from the final bout.
     state.attack, state.cover, state.attack_by, state.attack_ok, state.cover_ok = [], [], [], [], []
     state.open = 0
@@ -1269,7 +1270,7 @@ def _game_over(state: State) -> bool:
     return True
 
 
-def _epaulettes(state: State, winner: int, durak: int | None) -> dict[str, object] | None:
+def _epaulettes(state: State, winner: int, durak: int | None) -> Epaulettes | None:
     """RULES.md, Epaulettes: every card the winning side's last player to go out played in the final
     bout was an attack, throw-in or transfer card of the epaulette rank (not a cover), and at least one
     of them is not a trump. The rank is his side's (6, or its rung of the epaulette ladder); on the
@@ -1288,7 +1289,7 @@ def _epaulettes(state: State, winner: int, durak: int | None) -> dict[str, objec
             return None
         if not cards & ~state.trump_mask():
             return None
-    return {"seat": durak, "by": winner, "rank": RANKS[rank], "cards": names(cards)}
+    return Epaulettes(seat=durak, by=winner, rank=RANKS[rank], cards=tuple(names(cards)))
 
 
 def places(state: State) -> list[list[int]]:
@@ -1297,9 +1298,9 @@ def places(state: State) -> list[list[int]]:
     group (the durak, or the losing team's players still holding cards). A draw is a single group."""
     if not state.finished or state.result is None:
         raise IllegalAction("the game is not over")
-    if state.result["outcome"] == "draw":
+    if state.result.draw:
         return [list(range(state.n))]
-    losers = set(state.result["losing_team"] or [state.result["durak"]])
+    losers = set(state.result.losers)
     groups: list[list[int]] = []
     last_bout = -1
     for seat, bout in zip(state.out, state.out_bouts):
@@ -1324,10 +1325,10 @@ def settlement(state: State) -> list[int]:
     if not state.finished or state.result is None:
         raise IllegalAction("the game is not over")
     paid = state.paid
-    if state.result["outcome"] == "draw":
+    if state.result.draw:
         return [0] * state.n
-    losers = set(state.result["losing_team"] or [state.result["durak"]])
-    winners = [seat for seat in state.result["out_order"] if seat not in losers]
+    losers = set(state.result.losers)
+    winners = [seat for seat in state.result.out_order if seat not in losers]
     winners += [seat for seat in range(state.n) if seat not in losers and seat not in winners]
     share, left_over = divmod(state.bank, len(winners))
     net = [-amount for amount in paid]

@@ -218,7 +218,7 @@ class Replay:
         return {
             "ok": True,
             "finished": self.state.finished,
-            "result": self.state.result,
+            "result": None if self.state.result is None else self.state.result.to_json(),
             "state": self.state.to_json(),
         }
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from .cards import RANKS, SUITS, card_name, parse_card, rank_of
 from .errors import MalformedRecord
+from .result import GameResult
 
 # The rungs, as rank indices: 6 7 8 9 10 J K A, then Q.
 LADDER: tuple[int, ...] = tuple(RANKS.index(name) for name in ("6", "7", "8", "9", "10", "J", "K", "A", "Q"))
@@ -65,20 +66,19 @@ def series_start(players: int, *, queen_suit: int, teams: tuple[tuple[int, ...],
     return Series(players=players, sides=sides, steps=(0,) * len(sides), queen=QUEEN_RANK * 4 + queen_suit)
 
 
-def series_after_game(series: Series, result: dict[str, Any] | None) -> Series:
+def series_after_game(series: Series, result: GameResult | None) -> Series:
     """The series after a game with this ``result`` (the engine's ``state.result``): the side that hung
     epaulettes climbs one rung; hanging the queen ends the series."""
     if series.finished:
         raise MalformedRecord("the series is over: its queen has been hung")
     if result is None:
         raise MalformedRecord("the game is not over")
-    durak = result.get("durak")
-    after = replace(series, games=series.games + 1, previous_durak=durak if isinstance(durak, int) else None)
-    epaulettes = result.get("epaulettes")
-    if not epaulettes:
+    after = replace(series, games=series.games + 1, previous_durak=result.durak)
+    epaulettes = result.epaulettes
+    if epaulettes is None:
         return after
-    side = series.side_of(int(epaulettes["by"]))
-    if series.rank_of_side(side) != RANKS.index(str(epaulettes["rank"])):
+    side = series.side_of(epaulettes.by)
+    if series.rank_of_side(side) != RANKS.index(epaulettes.rank):
         raise MalformedRecord("the epaulettes were not of the hanging side's rank")
     if series.steps[side] == len(LADDER) - 1:
         return replace(after, finished=True, winner=side)

@@ -120,16 +120,16 @@ def _tally(result: Simulation, state: State) -> None:
     if outcome is None:
         result.unfinished += 1
         return
-    if outcome["outcome"] == "draw":
+    if outcome.draw:
         for tally in result.seats:
             tally.draws += 1
         return
-    losers = set(outcome["losing_team"] or [outcome["durak"]])
+    losers = set(outcome.losers)
     for seat in losers:
         result.seats[seat].duraks += 1
-    if outcome["losing_team"]:
+    if outcome.losing_team:
         for seat in range(result.players):
             if seat not in losers:
                 result.seats[seat].wins += 1
-    elif outcome["out_order"]:
-        result.seats[outcome["out_order"][0]].wins += 1
+    elif outcome.out_order:
+        result.seats[outcome.out_order[0]].wins += 1

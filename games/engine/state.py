@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import RANK_BIT, RANKS, SUIT_MASK, card_name, cards_in, names
+from .result import GameResult
 from .rules import Rules
 
 EPAULETTE_RANK = RANKS.index("6")
@@ -54,7 +55,7 @@ class State:
     out_mask: int
     discarded_once: bool      # a bout has ended in a discard (ends the first-bout limit)
     finished: bool
-    result: dict[str, Any] | None
+    result: GameResult | None
     teams: tuple[tuple[int, ...], tuple[int, ...]] | None
     team_of: tuple[int, ...] | None
     stake: int

@@ -41,7 +41,7 @@ def public_view(state: State) -> dict[str, Any]:
         "out": list(state.out),
         "teams": [list(team) for team in state.teams] if state.teams else None,
         "finished": state.finished,
-        "result": state.result,
+        "result": None if state.result is None else state.result.to_json(),
         **(_aktobe_view(state) if state.special or state.rules.epaulette_ladder else {}),
     }
 

@@ -14,7 +14,8 @@ from accounts.models import LedgerKind, User
 from accounts.services import ledger_record
 from games import decisions, hooks
 from games.broadcast import send_game
-from games.engine import Rules, State, deal, places, settlement, verify_commitment
+from games.engine import GameResult, Rules, State, deal, places, settlement, verify_commitment
+from games.engine.result import DURAK
 from games.engine.deal import deck_text
 from games.models import Game, GameStatus, Result
 from games.selectors import game_result, game_seats
@@ -23,7 +24,7 @@ from games.services.sql import _locked_game
 from games.snapshots import state_of
 
 
-def _surrender_result(state: State, seat: int) -> tuple[dict[str, Any], list[list[int]], list[int]]:
+def _surrender_result(state: State, seat: int) -> tuple[GameResult, list[list[int]], list[int]]:
     """Result, places and net chips when `seat` gives up: he (or his team) loses, as a durak would."""
     losing_team = None
     if state.teams is not None and state.team_of is not None:
@@ -31,13 +32,12 @@ def _surrender_result(state: State, seat: int) -> tuple[dict[str, Any], list[lis
         losers = set(losing_team)
     else:
         losers = {seat}
-    result = {
-        "outcome": "durak",
-        "durak": None if losing_team else seat,
-        "losing_team": losing_team,
-        "out_order": list(state.out),
-        "epaulettes": None,
-    }
+    result = GameResult(
+        outcome=DURAK,
+        durak=None if losing_team else seat,
+        losing_team=None if losing_team is None else tuple(losing_team),
+        out_order=tuple(state.out),
+    )
     groups: list[list[int]] = []
     last_bout = -1
     for out_seat, bout in zip(state.out, state.out_bouts):
@@ -59,6 +59,12 @@ def _surrender_result(state: State, seat: int) -> tuple[dict[str, Any], list[lis
     return result, groups, net
 
 
+def _result_fields(result: GameResult) -> dict[str, Any]:
+    """The Result row's fields of a game result: its record JSON, field for field."""
+    data = result.to_json()
+    return {key: data[key] for key in ("outcome", "durak", "losing_team", "out_order", "epaulettes")}
+
+
 @transaction.atomic
 def game_finalise(*, game_id: int) -> Result:
     """Store the result, settle the chips, reveal the deck and tell ratings and tournaments; once per
@@ -77,7 +83,7 @@ def game_finalise(*, game_id: int) -> Result:
         outcome, groups, chips = _surrender_result(state, game.surrendered)
     else:
         assert state.result is not None
-        outcome, groups, chips = dict(state.result), places(state), settlement(state)
+        outcome, groups, chips = state.result, places(state), settlement(state)
     rules = Rules.from_dict(game.rules)
     order = deal(rules, game.players, seed=game.seed, salt=game.salt).order
     game.revealed_deck = deck_text(order)
@@ -86,19 +92,15 @@ def game_finalise(*, game_id: int) -> Result:
     game.save(update_fields=["revealed_deck"])
     result = Result.objects.create(
         game=game,
-        outcome=outcome["outcome"],
-        durak=outcome["durak"],
-        losing_team=outcome["losing_team"],
-        out_order=outcome["out_order"],
+        **_result_fields(outcome),
         places=groups,
-        epaulettes=outcome["epaulettes"],
         chips=chips,
         # A fall of the clock ends the game as a surrender does, but he did not give up (the view's `flagged`).
         surrendered=game.surrendered if game.flagged is None else None,
     )
     seats = game_seats(game)
     entries: list[tuple[User | int, int, str]] = []
-    draw = outcome["outcome"] == "draw"
+    draw = outcome.draw
     for seat in seats[: game.players]:
         if seat.user_id is None:
             continue

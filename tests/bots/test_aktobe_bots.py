@@ -31,7 +31,7 @@ def test_the_heuristic_beats_the_random_bot_at_aktobe() -> None:
         state = new_state(AKTOBE, 2, f"aktobe-strength-{number}")
         play_game(state, bots, random.Random(number))
         assert state.result is not None
-        not_durak += state.result["durak"] != hero
+        not_durak += state.result.durak != hero
     assert not_durak >= 30, not_durak
 
 

@@ -50,7 +50,7 @@ def test_a_move_proven_to_win_wins_whatever_the_other_seat_plays() -> None:
                     play_trusted(after, seat, move)
                     end = _play_out_the_proof(after, seat, goal, random.Random(f"{number}-{line}"))
                     assert end.result is not None
-                    durak = end.result["durak"]
+                    durak = end.result.durak
                     assert durak != seat and (goal == NOT_LOSE or durak is not None), (number, seat, goal, durak)
     # The positions are real endgames: the solver proves wins in many, and cannot in the rest.
     assert proven[WIN] >= 5 and proven[NOT_LOSE] >= proven[WIN]
@@ -177,5 +177,5 @@ def test_cards_going_round_for_ever_are_no_win_and_the_solver_stops() -> None:
             after = state.copy()
             play_trusted(after, seat, proof.move)
             end = _play_out_the_proof(after, seat, WIN, random.Random(proven))
-            assert end.result is not None and end.result["durak"] not in (None, seat)
+            assert end.result is not None and end.result.durak not in (None, seat)
     assert proven >= 3

@@ -188,9 +188,9 @@ def test_durak_rewards_count_only_the_durak() -> None:
         action = BOTS["heuristic"](observe(state, seat, seen), rng)
         play(state, seat, action)
         seen |= action.cards
-    assert state.result is not None and state.result["durak"] is not None
+    assert state.result is not None and state.result.durak is not None
     values = durak_rewards(state)
-    assert values[state.result["durak"]] == 0.0 and sorted(values) == [0.0, 1.0, 1.0]
+    assert values[state.result.durak] == 0.0 and sorted(values) == [0.0, 1.0, 1.0]
 
 
 @pytest.mark.parametrize("broken", ["not a record", {"players": "two"}, {"players": 2, "hands": [["6S"], ["7S"]]}])

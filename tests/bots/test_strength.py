@@ -24,7 +24,7 @@ def match(first: ObservationPolicy, second: ObservationPolicy, games: int, seed:
         state = new_state(Rules(), 2, f"{seed}-{game // 2}")  # each deal is played from both seats
         play_game(state, bots, random.Random(game), check=False)
         assert state.result is not None
-        durak = state.result["durak"]
+        durak = state.result.durak
         if durak is not None:
             wins[1 if (durak == 0) == (game % 2 == 0) else 0] += 1
     return wins[0], wins[1]
@@ -87,7 +87,7 @@ def test_the_search_beats_the_heuristic_in_endgames() -> None:
                 play_trusted(state, seat, action)
                 seen |= action.cards
             assert state.result is not None
-            durak = state.result["durak"]
+            durak = state.result.durak
             if durak is not None:
                 wins += durak != search_seat
                 losses += durak == search_seat

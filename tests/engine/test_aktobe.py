@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from games.engine import (
+    GameResult, Replay,
     MalformedRecord, Record, Rules, Series, deal, first_attacker_for, legal_actions, load_record, new_game, play, public_view, replay_json,
     seat_view, series_after_game, series_start,
 )
@@ -169,6 +170,11 @@ def endgame(series: Series, winner: int, lead: str, other_hand: str, trump: str 
     }
 
 
+def final_result(replay: Replay) -> GameResult:
+    assert replay.state is not None and replay.state.result is not None
+    return replay.state.result
+
+
 def test_an_epaulette_ladder_series_played_to_the_queen() -> None:
     """Seed 000: each side hangs 6, 7, 8, 9, 10, J, K, A and last the queen chosen before the series (hearts),
     alone. Games without epaulettes and games won by the other side are played in between; a side's rank only
@@ -180,15 +186,17 @@ def test_an_epaulette_ladder_series_played_to_the_queen() -> None:
     for step, rank in enumerate(rungs):
         # Seat 0 hangs his rung (a plain card and, from the 8s on, its trump beside it) ...
         lead = f"{rank}C" if step < 2 else f"{rank}C {rank}H"
-        result = replay_json(endgame(series, 0, lead, "7S 9S")).to_json()["result"]
+        game = replay_json(endgame(series, 0, lead, "7S 9S"))
+        result = game.to_json()["result"]
         assert result["epaulettes"] == {"seat": 1, "by": 0, "rank": rank, "cards": sorted(lead.split(), key=parse_card)}
-        series = series_after_game(series, result)
+        series = series_after_game(series, final_result(game))
         history.append(series.to_json()["ranks"])
         # ... and every other game seat 1 wins on a card that is not his rung: no epaulettes, nothing climbs.
         if step % 2:
-            result = replay_json(endgame(series, 1, "KD", "7S 9S")).to_json()["result"]
+            game = replay_json(endgame(series, 1, "KD", "7S 9S"))
+            result = game.to_json()["result"]
             assert result["epaulettes"] is None and result["durak"] == 0
-            series = series_after_game(series, result)
+            series = series_after_game(series, final_result(game))
             assert series.previous_durak == 0
             # next_game_first: under_fool in a series: the player on the previous durak's left leads.
             under_fool = Rules(next_game_first="under_fool")
@@ -196,21 +204,24 @@ def test_an_epaulette_ladder_series_played_to_the_queen() -> None:
     assert history[0] == ["7", "6"] and history[-1] == ["Q", "6"]
     # A queen of another suit, or the chosen one beside another queen, hangs nothing.
     for lead in ("QS", "QH QS"):
-        result = replay_json(endgame(series, 0, lead, "7S 9S")).to_json()["result"]
+        game = replay_json(endgame(series, 0, lead, "7S 9S"))
+        result = game.to_json()["result"]
         assert result["epaulettes"] is None
     # Seat 1 hangs his own sixes meanwhile: his rung climbs, the series goes on.
-    result = replay_json(endgame(series, 1, "6D", "7S 9S")).to_json()["result"]
+    game = replay_json(endgame(series, 1, "6D", "7S 9S"))
+    result = game.to_json()["result"]
     assert result["epaulettes"]["rank"] == "6"
-    series = series_after_game(series, result)
+    series = series_after_game(series, final_result(game))
     assert series.to_json()["ranks"] == ["Q", "7"] and not series.finished
     # The queen of hearts alone, a trump here: the series is over, seat 0's side has won it.
-    result = replay_json(endgame(series, 0, "QH", "7S 9S")).to_json()["result"]
+    game = replay_json(endgame(series, 0, "QH", "7S 9S"))
+    result = game.to_json()["result"]
     assert result["epaulettes"] == {"seat": 1, "by": 0, "rank": "Q", "cards": ["QH"]}
-    series = series_after_game(series, result)
+    series = series_after_game(series, final_result(game))
     assert series.finished and series.winner == 0
     assert series.games == len(rungs) + len(rungs) // 2 + 2
     with pytest.raises(MalformedRecord, match="over"):
-        series_after_game(series, result)
+        series_after_game(series, final_result(game))
 
 
 def test_series_json_round_trip_and_teams() -> None:

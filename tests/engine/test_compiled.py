@@ -39,7 +39,7 @@ for number in range(int(sys.argv[1])):
     players = 2 + number % (rules.max_players - 1)
     state = deal(rules, players, seed=f"compiled-{number}").state()
     actions = play_game(state, [choose] * players, random.Random(number))
-    out.append({"actions": actions, "result": state.result, "state": state.to_json(), "paid": state.paid})
+    out.append({"actions": actions, "result": state.result and state.result.to_json(), "state": state.to_json(), "paid": state.paid})
 # The heuristic bot (compiled with the engine, like the knowledge model and the search) decides alike too.
 from games.bots import BOTS
 from games.bots.arena import play_game as bot_game
@@ -52,7 +52,7 @@ for number in range(int(sys.argv[1]) // 7):
     state = deal(rules, players, seed=f"compiled-bots-{number}").state()
     record = bot_game(state, [BOTS["heuristic"]] * players, random.Random(number))
     bot_games.append({"actions": [[seat, action.to_json()] for seat, action in record.actions],
-                      "result": state.result})
+                      "result": state.result and state.result.to_json()})
 bots_compiled = not heuristic.__file__.endswith(".py")
 print(json.dumps({"compiled": is_compiled(), "bots_compiled": bots_compiled, "games": out, "bot_games": bot_games}))
 """

@@ -75,7 +75,7 @@ def test_team_game() -> None:
     for seat, action in actions:
         play(state, seat, action)
     assert state.result is not None
-    assert state.result["durak"] is None and sorted(state.result["losing_team"]) == [1, 3]
+    assert state.result.durak is None and sorted(state.result.losing_team or ()) == [1, 3]
     assert state.out == [2, 0]
 
 
@@ -84,7 +84,7 @@ def test_draw() -> None:
     state, actions = steps("draw_2p")
     for seat, action in actions:
         play(state, seat, action)
-    assert state.result is not None and state.result["outcome"] == "draw"
+    assert state.result is not None and state.result.outcome == "draw"
     assert state.hands == [0, 0] and actions[-1][1].kind == COVER
 
 
@@ -94,8 +94,8 @@ def test_epaulettes() -> None:
     for seat, action in actions:
         play(state, seat, action)
     assert state.result is not None
-    epaulettes = state.result["epaulettes"]
-    assert epaulettes == {"seat": 0, "by": 1, "rank": "6", "cards": ["6D"]}
+    epaulettes = state.result.epaulettes
+    assert epaulettes is not None and epaulettes.to_json() == {"seat": 0, "by": 1, "rank": "6", "cards": ["6D"]}
     final_bout = actions[-2:]
     assert final_bout[0] == (1, Action(ATTACK, 1 << parse_card("6D")))
     assert final_bout[1][0] == 0 and final_bout[1][1].kind == COVER
@@ -119,7 +119,7 @@ def test_caught_cheat_and_penalties() -> None:
         else:
             play(state, seat, action)
     assert caught == 1
-    assert state.result is not None and state.result["durak"] == 0
+    assert state.result is not None and state.result.durak == 0
     assert state.paid == [175, 100, 100] and state.bank == 375
     net = settlement(state)
     assert net[0] == -175 and sum(net) == 0 and abs(net[1] - net[2]) <= 1
@@ -177,4 +177,4 @@ def test_aktobe_game() -> None:
     challenge = next(index for index, (_, action) in enumerate(actions) if action.kind == CHALLENGE)
     assert actions[challenge][1].target == 1
     assert [(seat, action.kind) for seat, action in actions[challenge + 1 : challenge + 3]] == [(0, GIVE), (2, GIVE)]
-    assert state.result is not None and state.result["durak"] == 0 and state.out == [1, 2]
+    assert state.result is not None and state.result.durak == 0 and state.out == [1, 2]

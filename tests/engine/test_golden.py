@@ -111,7 +111,7 @@ def test_settlement_caught_cheat_and_false_accusation() -> None:
     """cheat_stake_game, stake 100: each pays 100 in; seat 1 is caught once (pays 15) and accuses falsely once
     (pays 15): bank 230. Seat 0 is the durak, so seat 1 alone shares the bank: +100 net, seat 0 -100."""
     state = final_state("cheat_stake_game")
-    assert state.result is not None and state.result["durak"] == 0
+    assert state.result is not None and state.result.durak == 0
     assert state.bank == 230
     assert state.paid == [100, 130]
     assert settlement(state) == [-100, 100]
@@ -130,7 +130,7 @@ def test_settlement_false_accuser_pays() -> None:
 def test_settlement_draw_returns_the_bank() -> None:
     """In a draw the bank is returned: nobody gains or loses."""
     state = final_state("draw_2p", stake=50)
-    assert state.result is not None and state.result["outcome"] == "draw"
+    assert state.result is not None and state.result.outcome == "draw"
     assert settlement(state) == [0, 0]
 
 

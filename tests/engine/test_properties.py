@@ -63,30 +63,30 @@ def check_result(state: State) -> None:
     """The result agrees with who is out (RULES.md, End of the game and Teams)."""
     result = state.result
     assert result is not None
-    assert result["out_order"] == state.out
+    assert list(result.out_order) == state.out
     assert len(set(state.out)) == len(state.out)
     holding = [seat for seat in range(state.n) if state.hands[seat]]
     assert all(not state.hands[seat] for seat in state.out)
     if state.teams is None:
-        assert result["losing_team"] is None
-        if result["outcome"] == "draw":
-            assert result["durak"] is None and holding == [] and len(state.out) == state.n
+        assert result.losing_team is None
+        if result.outcome == "draw":
+            assert result.durak is None and holding == [] and len(state.out) == state.n
         else:
-            assert holding == [result["durak"]] and result["durak"] not in state.out
+            assert holding == [result.durak] and result.durak not in state.out
             assert len(state.out) == state.n - 1
     else:
-        assert result["durak"] is None
+        assert result.durak is None
         finished = [all(seat in state.out for seat in team) for team in state.teams]
-        if result["outcome"] == "draw":
+        if result.outcome == "draw":
             assert all(finished)
         else:
-            losing = set(result["losing_team"])
+            losing = set(result.losing_team or ())
             assert losing in ({*state.teams[0]}, {*state.teams[1]})
             assert not all(seat in state.out for seat in losing)
-    epaulettes = result["epaulettes"]
+    epaulettes = None if result.epaulettes is None else result.epaulettes.to_json()
     if epaulettes is not None:
-        assert result["outcome"] == "durak" and epaulettes["rank"] == "6"
-        assert epaulettes["seat"] == result["durak"]
+        assert result.outcome == "durak" and epaulettes["rank"] == "6"
+        assert epaulettes["seat"] == result.durak
         ranks = {card[:-1] for card in epaulettes["cards"]}
         assert ranks == {"6"}
         # At least one of them is not a trump (a game without trumps, a joker turned up, has none).
@@ -98,7 +98,7 @@ def check_chips(state: State) -> None:
     assert state.bank == sum(state.paid)
     net = settlement(state)
     assert sum(net) == 0
-    if state.result is not None and state.result["outcome"] == "draw":
+    if state.result is not None and state.result.outcome == "draw":
         assert net == [0] * state.n
 
 
@@ -137,7 +137,7 @@ def test_random_games_end_conserve_cards_and_replay(table: Table) -> None:
 
     replay = replay_text(json.dumps(record_of(table, dealt, actions)))
     assert replay.exit_status == 0, replay.to_json()
-    assert replay.to_json() == {"ok": True, "finished": True, "result": state.result, "state": state.to_json()}
+    assert replay.to_json() == {"ok": True, "finished": True, "result": state.result and state.result.to_json(), "state": state.to_json()}
     if middle is not None:
         count, expected_state = middle
         replay = replay_text(json.dumps(record_of(table, dealt, actions[:count])))
@@ -266,9 +266,9 @@ def hidden_from(state: State, seat: int | None) -> set[int]:
     if state.shown and state.attack:
         shown_rank = state.attack[0] >> 2
         hidden.discard(shown_rank * 4 + state.trump)
-    epaulettes = (state.result or {}).get("epaulettes")
+    epaulettes = None if state.result is None else state.result.epaulettes
     if epaulettes:
-        hidden -= {parse_card(card) for card in epaulettes["cards"]}
+        hidden -= {parse_card(card) for card in epaulettes.cards}
     return hidden
 
 

@@ -131,7 +131,7 @@ def test_a_month_is_exported_game_by_game_each_line_the_games_record_replaying_t
         if game.surrendered is None:
             stored = game.result
             assert replay.state.finished
-            assert replay.state.result == {
+            assert replay.state.result is not None and replay.state.result.to_json() == {
                 "outcome": stored.outcome, "durak": stored.durak, "losing_team": stored.losing_team,
                 "out_order": stored.out_order, "epaulettes": stored.epaulettes,
             }  # fmt: skip

@@ -90,7 +90,7 @@ def test_a_whole_aktobe_game_at_a_live_table(players: int, with_person: bool) ->
     assert replayed.ok and replayed.state is not None and replayed.state.finished
     final = state_of(game)
     assert replayed.state.to_json() == final.to_json()
-    assert final.result is not None and result.outcome == final.result["outcome"]
+    assert final.result is not None and result.outcome == final.result.outcome
     deck = game.revealed_deck.split()
     assert len(deck) == 54 and {"RJ", "BJ"} <= set(deck)
     # The stock ran out, so the card under the trump was turned up and named the trump from then on.

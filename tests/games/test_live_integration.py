@@ -90,7 +90,7 @@ def test_two_people_and_a_bot_play_a_game_to_the_end(live_server_url: str, celer
     engine_result = replay.state.result
     assert engine_result is not None
     assert (result.outcome, result.durak, result.out_order) == (
-        engine_result["outcome"], engine_result["durak"], engine_result["out_order"]
+        engine_result.outcome, engine_result.durak, list(engine_result.out_order)
     )
     assert result.chips == settlement(replay.state)
     for final in finals:

@@ -236,7 +236,7 @@ def test_a_played_game_finishes_and_settles_once(
         assert result.chips == [0, 0, 0]
     else:
         assert result.chips[result.durak] == -50 and sorted(result.chips) == [-50, 25, 25]
-    assert result.durak == replay.state.result["durak"]  # type: ignore[index]
+    assert replay.state.result is not None and result.durak == replay.state.result.durak
     for seat, user in enumerate(players):
         net = sum(LedgerEntry.objects.filter(game=game, user=user).values_list("amount", flat=True))
         assert net == result.chips[seat]
