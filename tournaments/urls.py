@@ -23,6 +23,7 @@ urlpatterns = [
     path("<int:tournament_id>/log/", views.audit_page, name="log"),
     path("<int:tournament_id>/standings.csv", views.standings_csv, name="standings-csv"),
     path("<int:tournament_id>/tournament.json", views.export_json, name="export"),
+    path("<int:tournament_id>/tournament.trf", views.export_trf, name="export-trf"),
     path("<int:tournament_id>/direct/", views.direct_page, name="direct"),
     path("<int:tournament_id>/direct/<str:act>/", views.direct_act, name="act"),
     path("<int:tournament_id>/hall/", views_hall.hall_page, name="hall"),

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.models import User
 from tournaments import selectors, services
+from tournaments.pairing.trf import TrfError
 from tournaments.services import presets
 from tournaments.forms import (
     TIEBREAK_LABELS, DisputeForm, DisputeResolveForm, LateEntryForm, TeamEntryForm, TournamentCreateForm,
@@ -281,6 +282,18 @@ def export_json(request: HttpRequest, tournament_id: int) -> HttpResponse:
     text = json.dumps(selectors.tournament_export(tournament=tournament), ensure_ascii=False, indent=1)
     response = HttpResponse(text, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.json"'
+    return response
+
+
+def export_trf(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The closed rounds as FIDE's Tournament Report File, for any FIDE pairing checker (heads-up only)."""
+    tournament = _tournament(tournament_id)
+    try:
+        text = services.tournament_trf(tournament=tournament)
+    except TrfError:
+        raise Http404(_("A TRF file holds heads-up pairings only; this tournament seats tables.")) from None
+    response = HttpResponse(text.encode("utf-8"), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.trf"'
     return response
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import Client
+from django.urls import reverse
 
 from tests.tournaments.factories import bots, director, enter, play_games, tournament
 from tournaments import services
@@ -63,3 +65,25 @@ def test_unknown_and_table_tournaments_are_refused() -> None:
     event = tournament(director(), seating=Seating.TABLES, table_size=3)
     with pytest.raises(CommandError, match="heads-up"):
         call_command("export_trf", str(event.pk), stdout=io.StringIO())
+
+
+def test_the_tournament_page_offers_the_trf_and_the_download_reads_back(client: Client) -> None:
+    chief = director()
+    event = tournament(chief, name="Кубок TRF", rounds=2, games_per_pairing=1, round_interval=0)
+    enter(event, bots(4))
+    services.tournament_start(tournament=event, by=chief)
+    play_games(event)
+    url = reverse("tournaments:export-trf", args=[event.pk])
+    assert url in client.get(reverse("tournaments:detail", args=[event.pk])).content.decode()
+    response = client.get(url)
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == f'attachment; filename="tournament-{event.pk}.trf"'
+    text = response.content.decode("utf-8")
+    assert text.startswith("012 Кубок TRF\r\n")
+    exported = read_trf(text)
+    assert len(exported.players) == 4 and all(len(player.games) == 1 for player in exported.players)
+    # A tables tournament has no TRF: no link, and the address answers 404 in the reader's words.
+    tables = tournament(chief, seating=Seating.TABLES, table_size=3)
+    trf_url = reverse("tournaments:export-trf", args=[tables.pk])
+    assert trf_url not in client.get(reverse("tournaments:detail", args=[tables.pk])).content.decode()
+    assert client.get(trf_url, HTTP_ACCEPT_LANGUAGE="ru").status_code == 404

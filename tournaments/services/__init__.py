@@ -30,7 +30,7 @@ from tournaments.services.matches import pairing_record_simulated, tournament_ga
 from tournaments.services.register import team_accept, team_decline, tournament_register
 from tournaments.services.rounds import pairing_check_in, round_enforce_seat_deadline, round_pair, tournament_start
 from tournaments.services.standings import (
-    _results_by_round, standings_compute, standings_refresh, standings_refresh_pending,
+    _results_by_round, standings_compute, standings_refresh, standings_refresh_pending, tournament_trf,
 )
 from tournaments.services.sweep import round_start_due, tournaments_sweep
 
@@ -42,5 +42,5 @@ __all__ = [
     "round_enforce_seat_deadline", "round_pair", "round_repair", "round_start_due", "standings_compute",
     "standings_refresh", "standings_refresh_pending", "team_accept", "team_decline", "tournament_create",
     "tournament_finish_early", "tournament_game_finished", "tournament_pause", "tournament_register",
-    "tournament_resume", "tournament_start", "tournaments_sweep",
+    "tournament_resume", "tournament_start", "tournament_trf", "tournaments_sweep",
 ]  # fmt: skip

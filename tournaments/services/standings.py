@@ -10,11 +10,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Max
 from django.utils import timezone
 
 from tournaments import pairing as pure
-from tournaments.models import Entrant, PairingEntrant, PairingStatus, ResultKind, StandingRow, Tournament
+from tournaments.models import (
+    Entrant, PairingEntrant, PairingStatus, ResultKind, Round, RoundStatus, Seating, StandingRow, Tournament,
+)
+from tournaments.pairing.trf import TrfError, write_trf
+from tournaments.pairing.trf import tournament_trf as tournament_trf_data
 from tournaments.services._common import _changed, _locked, _schedule, _scoring, _tiebreak_order
 
 # Up to this many entrants the standings are recomputed with each result (tens of milliseconds); above,
@@ -116,3 +120,28 @@ def standings_refresh(*, tournament: Tournament) -> list[pure.Standing]:
         batch_size=500,
     )  # fmt: skip
     return lines
+
+
+def tournament_trf(*, tournament: Tournament) -> str:
+    """A heads-up tournament's closed rounds as FIDE's Tournament Report File (tournaments.pairing.trf), for
+    ``manage.py export_trf`` and the tournament's download. A round still being played is left out (its boards
+    are not all scored), and then the ranks are by points rather than the standings' tie-breaks. TrfError when
+    the tournament seats tables, which a TRF cannot hold."""
+    if tournament.seating == Seating.TABLES:
+        raise TrfError("a TRF holds heads-up pairings only; this tournament seats tables")
+    closed = Round.objects.filter(tournament=tournament, status=RoundStatus.CLOSED).aggregate(last=Max("number"))
+    entrants = list(Entrant.objects.filter(tournament=tournament).select_related("user").order_by("number"))
+    last = closed["last"] or 0
+    # The standings' ranks count every scored board: used when no round is being played, else points order.
+    ranks = (
+        {standing.entrant: standing.rank for standing in standings_compute(tournament=tournament)}
+        if last == tournament.current_round else None
+    )  # fmt: skip
+    return write_trf(
+        tournament_trf_data(
+            tournament.name, {entrant.key: entrant.rating for entrant in entrants},
+            _results_by_round(tournament, upto=last),
+            names={entrant.key: entrant.team_name or entrant.user.public_name for entrant in entrants},
+            ranks=ranks, planned_rounds=tournament.rounds_planned,
+        )
+    )  # fmt: skip

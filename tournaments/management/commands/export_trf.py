@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db.models import Max
 
 from tournaments import services
-from tournaments.models import Entrant, Round, RoundStatus, Seating, Tournament
-from tournaments.pairing.trf import TrfError, tournament_trf, write_trf
+from tournaments.models import Tournament
+from tournaments.pairing.trf import TrfError
 
 
 class Command(BaseCommand):
@@ -31,25 +30,8 @@ class Command(BaseCommand):
         tournament = Tournament.objects.filter(pk=options["tournament"]).first()
         if tournament is None:
             raise CommandError(f"no tournament {options['tournament']}")
-        if tournament.seating == Seating.TABLES:
-            raise CommandError("a TRF holds heads-up pairings only; this tournament seats tables")
-        closed = Round.objects.filter(tournament=tournament, status=RoundStatus.CLOSED).aggregate(last=Max("number"))
-        entrants = list(Entrant.objects.filter(tournament=tournament).select_related("user").order_by("number"))
-        last = closed["last"] or 0
-        # The standings' ranks count every scored board: used when no round is being played, else points order.
-        ranks = (
-            {standing.entrant: standing.rank for standing in services.standings_compute(tournament=tournament)}
-            if last == tournament.current_round else None
-        )  # fmt: skip
         try:
-            text = write_trf(
-                tournament_trf(
-                    tournament.name, {entrant.key: entrant.rating for entrant in entrants},
-                    services._results_by_round(tournament, upto=last),
-                    names={entrant.key: entrant.team_name or entrant.user.public_name for entrant in entrants},
-                    ranks=ranks, planned_rounds=tournament.rounds_planned,
-                )
-            )  # fmt: skip
+            text = services.tournament_trf(tournament=tournament)
         except TrfError as error:
             raise CommandError(str(error)) from None
         if options["out"] is None:
