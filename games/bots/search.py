@@ -112,7 +112,7 @@ def candidate_actions(state: State, seat: int) -> list[Action]:
     if state.special:
         # Aktobe: an owed card is given (the cheapest), "one card!" is said, before anything else.
         if state.owed:
-            if any(entry >> 4 == seat for entry in state.owed):
+            if any(giver == seat for giver, _ in state.owed_pairs()):
                 actions.append(Action(GIVE, 1 << heuristic.cheapest(hand, trumps)))
             return actions
         if one_card_due(state, seat):

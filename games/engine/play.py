@@ -20,7 +20,7 @@ from .cards import (
 from .errors import IllegalAction, MalformedRecord
 from .result import DRAW, DURAK, Epaulettes, GameResult
 from .rules import Rules
-from .state import EPAULETTE_RANK, NO_CLAIM, State
+from .state import EPAULETTE_RANK, NO_CLAIM, State, owed_entry, owed_pair
 
 HAND_SIZE: Final = 6
 QUEEN_RANK: Final = RANKS.index("Q")
@@ -481,8 +481,8 @@ def _add_accusations(state: State, seat: int, actions: list[Action]) -> None:
 
 def _owed_by(state: State, seat: int) -> int:
     """The index in ``owed`` of the first card ``seat`` still has to give, or -1."""
-    for index, entry in enumerate(state.owed):
-        if entry >> 4 == seat:
+    for index, (giver, _) in enumerate(state.owed_pairs()):
+        if giver == seat:
             return index
     return -1
 
@@ -602,7 +602,7 @@ def _challenge(state: State, seat: int, target: int) -> None:
     if not givers:
         raise IllegalAction(f"nobody holds a card to give seat {target}")
     for other in givers:
-        state.owed.append(other << 4 | target)
+        state.owed.append(owed_entry(other, target))
 
 
 def _givers(state: State, target: int) -> list[int]:
@@ -625,8 +625,7 @@ def _give(state: State, seat: int, cards: int) -> None:
     _check_holds(state, seat, cards, "give")
     if cards & (cards - 1):
         raise IllegalAction("a card is given one at a time")
-    receiver = state.owed[index] & 15
-    del state.owed[index]
+    _, receiver = owed_pair(state.owed.pop(index))
     _remove_from_hand(state, seat, cards)
     _return_to_hand(state, receiver, cards)
     if not state.owed:
@@ -699,7 +698,7 @@ def _duel(state: State, seat: int, cards: int) -> None:
     state.claim = card
     # RULES.md, Aktobe: the one who showed the lower trump "takes the lead and is given one card by the one
     # who led" (seed 004 reads the other way round; RULES.md is the reading we play: docs/aktobe.md).
-    state.owed.append(loser << 4 | seat)
+    state.owed.append(owed_entry(loser, seat))
 
 
 def _clear_bout(state: State) -> None:
@@ -719,8 +718,8 @@ def _special_play(state: State, seat: int, action: Action) -> bool:
     """Aktobe's checks before any action and its own actions; True if the action was one of them."""
     kind = action.kind
     if state.owed and kind != GIVE:
-        entry = state.owed[0]
-        raise IllegalAction(f"seat {entry >> 4} must first give seat {entry & 15} a card")
+        giver, receiver = owed_pair(state.owed[0])
+        raise IllegalAction(f"seat {giver} must first give seat {receiver} a card")
     if kind == GIVE:
         _give(state, seat, action.cards)
     elif kind == ANNOUNCE:

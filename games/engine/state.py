@@ -16,6 +16,16 @@ EPAULETTE_RANK = RANKS.index("6")
 NO_CLAIM = 1 << 30  # a first leader who held no trump: any trump shown is lower
 
 
+def owed_entry(giver: int, receiver: int) -> int:
+    """One card owed, as ``State.owed`` stores it: giver * 16 + receiver (a table seats at most eight)."""
+    return giver << 4 | receiver
+
+
+def owed_pair(entry: int) -> tuple[int, int]:
+    """The (giver, receiver) of one entry of ``State.owed``: the only place that unpacks it."""
+    return entry >> 4, entry & 15
+
+
 class State:
     __slots__ = (
         "rules", "n", "hands", "stock", "trump", "trump_card", "attack", "cover", "attack_by",
@@ -76,7 +86,7 @@ class State:
     hidden_trump: int         # the card under the face-up trump; turned up, out of play, once the stock is empty
     announced: int            # seats that said "one card!" since their hand last changed
     forgot: int               # seats that acted down to one card without saying it (since their hand last changed)
-    owed: list[int]           # cards still to be given, in order: giver * 16 + receiver
+    owed: list[int]           # cards still to be given, in order: owed_entry(giver, receiver)
     opening: bool             # the game's first lead is still to be made: any trump holder may make it
     duel_open: bool           # the first bout runs: a lower trump than ``claim`` may be shown (trump_duel)
     claim: int                # the lowest trump the first leader held when he led (NO_CLAIM: none)
@@ -163,6 +173,10 @@ class State:
         """The seat's hidden card while it lies face down, else -1."""
         return self.hidden[seat] if not self.hidden_up >> seat & 1 else -1
 
+    def owed_pairs(self) -> list[tuple[int, int]]:
+        """The cards still to be given (Aktobe), in order, as (giver, receiver) pairs."""
+        return [owed_pair(entry) for entry in self.owed]
+
     def hidden_mask(self) -> int:
         """The hidden cards still face down: the players' and, while the stock lasts, the one under the trump."""
         mask = 0
@@ -203,7 +217,7 @@ class State:
         if rules.one_card:
             data["announced"] = [seat for seat in range(self.n) if self.announced >> seat & 1]
         if rules.one_card or rules.trump_duel:
-            data["owed"] = [[entry >> 4, entry & 15] for entry in self.owed]
+            data["owed"] = [[giver, receiver] for giver, receiver in self.owed_pairs()]
         return data
 
 

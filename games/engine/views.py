@@ -60,7 +60,7 @@ def _aktobe_view(state: State) -> dict[str, Any]:
         view["announced"] = [seat for seat in range(state.n) if state.announced >> seat & 1]
         view["forgot"] = [seat for seat in range(state.n) if state.forgot >> seat & 1]
     if rules.one_card or rules.trump_duel:
-        view["owed"] = [{"from": entry >> 4, "to": entry & 15} for entry in state.owed]
+        view["owed"] = [{"from": giver, "to": receiver} for giver, receiver in state.owed_pairs()]
     if rules.trump_duel:
         view["opening"] = state.opening
         view["duel_open"] = state.duel_open

@@ -153,14 +153,14 @@ def test_aktobe_game() -> None:
     assert state.attacker == 1 and state.defender == 2  # any trump holder may make the first lead
     play(state, *actions[1])  # seat 0: duel 8D
     assert state.table_mask() == 0 and state.hands[1] >> parse_card("3H") & 1  # the lead went back
-    assert (state.attacker, state.owed) == (0, [1 << 4 | 0])  # seat 1, who led, owes seat 0 a card
+    assert (state.attacker, state.owed_pairs()) == (0, [(1, 0)])  # seat 1, who led, owes seat 0 a card
     play(state, *actions[2])  # seat 1 gives seat 0 the 3H
     assert state.hands[0] >> parse_card("3H") & 1 and not state.hands[1] >> parse_card("3H") & 1
     assert not state.owed
     for seat, action in actions[3:6]:
         play(state, seat, action)
     play(state, *actions[6])  # seat 2: duel 4D, lower than seat 0's 8D
-    assert state.attacker == 2 and state.owed == [0 << 4 | 2] and not state.attack
+    assert state.attacker == 2 and state.owed_pairs() == [(0, 2)] and not state.attack
     play(state, *actions[7])  # seat 0, who led, gives seat 2 the 8D
     assert state.hands[2] >> parse_card("8D") & 1 and not state.owed
     turned_trump = False
