@@ -35,7 +35,8 @@ from games.bots.knowledge import observe
 from games.bots.search import SearchBot
 from games.engine.actions import Action
 from games.engine.cards import deck_mask, popcount
-from games.engine.play import actors, legal_actions, play_trusted
+from games.engine.acting import actors
+from games.engine.play import legal_actions, play_trusted
 from games.engine.rules import preset_rules
 from games.engine.state import State
 

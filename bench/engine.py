@@ -25,7 +25,8 @@ from bench._common import parse_args, print_table, write_report
 from games.bots.random_bot import choose, playout
 from games.engine._compiled import is_compiled
 from games.engine.cards import deck_cards, mask_of
-from games.engine.play import actors, apply, legal_actions, new_game, play_trusted
+from games.engine.acting import actors
+from games.engine.play import apply, legal_actions, new_game, play_trusted
 from games.engine.rules import Rules, preset_rules
 from games.engine.state import State
 

@@ -2,47 +2,19 @@
 
 from __future__ import annotations
 
-from games.engine import Action, State, is_legal, legal_actions, throwers
-from games.engine.actions import ANNOUNCE, ATTACK, CHALLENGE, DUEL, GIVE, PASS, TAKE
+from games.engine import Action, State, is_legal, legal_actions
+from games.engine.acting import PROMPTED, WAITED, who_acts
+from games.engine.actions import ATTACK, GIVE, PASS, TAKE
 
 
 def waiting_seats(state: State) -> list[int]:
-    """The seats the game waits for: the leader of a new bout, a defender with uncovered cards, and the
-    throwers who still have to say "beaten" or "take it". At a cheating table anyone may also accuse,
-    but nobody has to, so an accusation is never waited for."""
-    if state.finished:
-        return []
-    if state.owed:
-        # Aktobe: nothing is played until the cards owed (the "one card!" penalty, the duel) are given.
-        seats = []
-        for entry in state.owed:
-            if entry >> 4 not in seats:
-                seats.append(entry >> 4)
-        return seats
-    if not state.attack:
-        return [state.attacker]
-    seats = []
-    if not state.taken and state.open:
-        seats.append(state.defender)
-    if state.taken or not state.open:
-        mask = throwers(state) & ~state.passed
-        seats.extend(seat for seat in range(state.n) if mask >> seat & 1 and seat != state.defender)
-    return seats
+    """The seats the turn timer waits for (games.engine.acting, WAITED)."""
+    return who_acts(state, WAITED)
 
 
 def optional_seats(state: State) -> list[int]:
-    """Aktobe: the seats with a move nobody waits for but a bot makes at once: "one card!", the duel for the
-    first lead, "how many cards?" of a player seen to forget. A bot in one of them gets to move too."""
-    if state.finished or not state.special or state.owed:
-        return []
-    seats = []
-    for seat in range(state.n):
-        for action in legal_actions(state, seat):
-            kind = action.kind
-            if kind == ANNOUNCE or kind == DUEL or kind == CHALLENGE and state.forgot >> action.target & 1:
-                seats.append(seat)
-                break
-    return seats
+    """Aktobe: the seats with an optional move a bot makes at once (games.engine.acting, PROMPTED)."""
+    return who_acts(state, PROMPTED)
 
 
 def _lowest_card(hand: int, trump: int) -> int:

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from games.engine.actions import Action
 from games.engine.deal import deal
-from games.engine.play import actors, movers, play, play_trusted
+from games.engine.acting import actors, movers
+from games.engine.play import play, play_trusted
 from games.engine.rules import Rules
 from games.engine.state import State
 

@@ -25,7 +25,8 @@ from collections.abc import Callable
 from typing import Final
 
 from games.engine.actions import Action
-from games.engine.play import actors, legal_actions, play_trusted
+from games.engine.acting import actors
+from games.engine.play import legal_actions, play_trusted
 from games.engine.rules import Rules
 from games.engine.state import State
 

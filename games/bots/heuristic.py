@@ -36,7 +36,8 @@ from games.engine.actions import (
     ACCUSE, ANNOUNCE, ATTACK, CHALLENGE, COVER, DUEL, GIVE, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action,
 )
 from games.engine.cards import CARDS_OF_RANKS, JOKERS, RANK_MASK, SUIT_MASK, popcount
-from games.engine.play import NO_LIMIT, barred_leads, legal_actions, movers, must_cover_with, one_card_due
+from games.engine.acting import movers
+from games.engine.play import NO_LIMIT, barred_leads, legal_actions, must_cover_with, one_card_due
 from games.engine.state import State
 
 from .endgame import NOT_LOSE, exact_endgame, winning_move

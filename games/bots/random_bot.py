@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from games.engine.actions import ACCUSE, Action
-from games.engine.play import actors, legal_actions, play_trusted
+from games.engine.acting import actors
+from games.engine.play import legal_actions, play_trusted
 from games.engine.state import State
 
 # At a cheating table accusations are always legal; a bot that made them as often as moves would

@@ -26,10 +26,11 @@ import time
 from collections.abc import Callable
 from typing import Final
 
+from games.engine.acting import NEEDED, actors, who_acts
 from games.engine.actions import ANNOUNCE, ATTACK, COVER, GIVE, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action
 from games.engine.cards import CARDS_OF_RANKS, RANK_MASK, popcount
 from games.engine.play import (
-    NO_LIMIT, actors, barred_leads, legal_actions, movers, must_cover_with, one_card_due, play_trusted, throwers,
+    NO_LIMIT, barred_leads, legal_actions, must_cover_with, one_card_due, play_trusted, throwers,
 )
 from games.engine.state import State
 
@@ -78,28 +79,9 @@ class Node:
 
 
 def honest_actors(state: State) -> list[int]:
-    """The seats that have an honest move now (at a cheating table the engine also counts seats whose only
-    moves are accusations or illegal cards; in the search nobody cheats, so nobody needs to accuse)."""
-    if state.special:
-        return movers(state)  # Aktobe: optional moves ("how many cards?", the duel) are not the tree's
-    if not state.rules.cheating:
-        return actors(state)
-    if state.finished:
-        return []
-    if not state.attack:
-        return [state.attacker]
-    seats = []
-    if not state.taken and state.open:
-        seats.append(state.defender)
-    mask = throwers(state) & ~state.passed
-    if mask:
-        can_pass = state.taken or not state.open
-        room = state.limit - len(state.attack)
-        wanted = CARDS_OF_RANKS[state.table_ranks]
-        for seat in range(state.n):
-            if mask >> seat & 1 and (can_pass or room > 0 and state.hands[seat] & wanted):
-                seats.append(seat)
-    return seats
+    """The seats that have an honest move now: NEEDED (at a cheating table the engine also counts seats whose
+    only moves are accusations or illegal cards; in the search nobody cheats, so nobody needs to accuse)."""
+    return who_acts(state, NEEDED)
 
 
 def candidate_actions(state: State, seat: int) -> list[Action]:

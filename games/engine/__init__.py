@@ -15,8 +15,9 @@ from .deal import (  # noqa: E402
     Deal, commitment, deal, first_attacker_for, redeal_allowed, redeal_suit, verify_commitment,
 )
 from .errors import EngineError, IllegalAction, MalformedRecord  # noqa: E402
+from .acting import MAY, NEEDED, PROMPTED, WAITED, actors, movers, who_acts  # noqa: E402
 from .play import (  # noqa: E402
-    actors, apply, is_legal, legal_actions, movers, new_game, places, play, play_trusted, settlement, throwers,
+    apply, is_legal, legal_actions, new_game, places, play, play_trusted, settlement, throwers,
 )
 from .result import Epaulettes, GameResult  # noqa: E402
 from .records import Record, Replay, load_record, replay_json, replay_record, replay_text  # noqa: E402
@@ -26,10 +27,10 @@ from .state import State  # noqa: E402
 from .views import public_view, seat_view  # noqa: E402
 
 __all__ = [
-    "Action", "Deal", "EngineError", "Epaulettes", "GameResult", "IllegalAction", "MalformedRecord", "Record", "Replay", "Rules", "State",
+    "MAY", "NEEDED", "PROMPTED", "WAITED", "Action", "Deal", "EngineError", "Epaulettes", "GameResult", "IllegalAction", "MalformedRecord", "Record", "Replay", "Rules", "State",
     "action_from_json", "actors", "apply", "commitment", "deal", "first_attacker_for", "is_legal",
     "legal_actions", "load_record", "movers", "new_game", "places", "play", "play_trusted", "preset_rules", "public_view",
     "redeal_allowed", "redeal_suit", "replay_json", "replay_record", "replay_text", "seat_view", "Series", "series_after_game",
     "series_start", "settlement", "throwers",
-    "verify_commitment",
+    "verify_commitment", "who_acts",
 ]

@@ -20,6 +20,7 @@ COMPILED_SOURCES = (
     "games/engine/actions.py",
     "games/engine/state.py",
     "games/engine/play.py",
+    "games/engine/acting.py",
     "games/engine/simulate.py",
     "games/bots/random_bot.py",
     "games/bots/heuristic.py",

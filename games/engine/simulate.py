@@ -11,7 +11,8 @@ from typing import Any
 
 from .actions import Action
 from .deal import deal
-from .play import actors, movers, play_trusted
+from .acting import actors, movers
+from .play import play_trusted
 from .records import Record
 from .rules import Rules
 from .state import State
