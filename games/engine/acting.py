@@ -72,9 +72,9 @@ def movers(state: State) -> list[int]:
 def _owers(state: State) -> list[int]:
     # Aktobe: the seats that owe cards (the "one card!" penalty, the duel), in the order they owe.
     seats: list[int] = []
-    for entry in state.owed:
-        if entry >> 4 not in seats:
-            seats.append(entry >> 4)
+    for giver, _receiver in state.owed_pairs():
+        if giver not in seats:
+            seats.append(giver)
     return seats
 
 
