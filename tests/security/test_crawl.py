@@ -220,6 +220,7 @@ EXPECTED_STATUS: dict[str, tuple[int, int, int, int, int]] = {
     "tournaments/<int:tournament_id>/standings.csv": (200, 200, 200, 200, 200),
     "tournaments/<int:tournament_id>/team/<str:answer>/": (302, 405, 405, 405, 405),
     "tournaments/<int:tournament_id>/tournament.json": (200, 200, 200, 200, 200),
+    "tournaments/<int:tournament_id>/tournament.trf": (200, 200, 200, 200, 200),
     "tournaments/<int:tournament_id>/withdraw/": (302, 405, 405, 405, 405),
     "tournaments/<int:tournament_id>/check-in/": (302, 405, 405, 405, 405),
     "tournaments/<int:tournament_id>/entrants/<str:act>/": (302, 405, 405, 405, 405),
