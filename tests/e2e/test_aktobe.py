@@ -112,6 +112,8 @@ def test_an_aktobe_table_is_played_to_the_end(browser: Browser, live_server_url:
     used = set(page.evaluate("[...window.usedMoves]"))
     assert offered & {"announce", "challenge", "give", "duel"}, offered
     assert seen <= used | withdrawn, (seen, used, withdrawn)
+    # The panel shows the engine's outcome at once; the revealed deck comes a moment later with the server's result.
+    page.wait_for_function("(document.querySelector('[data-part=deck]').textContent || '').trim() !== ''", timeout=30_000)
     deck = page.locator("[data-part=deck]").text_content() or ""
     assert len(deck.split()) == 54 and {"RJ", "BJ"} <= set(deck.split())
     assert errors == [], f"the page's script failed: {errors}"
