@@ -33,10 +33,11 @@ from games.bots.arena import new_state
 from games.bots.endgame import exact_endgame, prove
 from games.bots.knowledge import observe
 from games.bots.search import SearchBot
+from games.engine.acting import actors
 from games.engine.actions import Action
 from games.engine.cards import deck_mask, popcount
-from games.engine.acting import actors
-from games.engine.play import legal_actions, play_trusted
+from games.engine.legal import legal_actions
+from games.engine.play import play_trusted
 from games.engine.rules import preset_rules
 from games.engine.state import State
 

@@ -24,10 +24,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._common import parse_args, print_table, write_report
 from games.bots.random_bot import choose, playout
 from games.engine._compiled import is_compiled
-from games.engine.cards import deck_cards, mask_of
 from games.engine.acting import actors
-from games.engine.play import apply, legal_actions, new_game, play_trusted
+from games.engine.cards import deck_cards, mask_of
+from games.engine.legal import legal_actions
+from games.engine.play import apply, play_trusted
 from games.engine.rules import Rules, preset_rules
+from games.engine.start import new_game
 from games.engine.state import State
 
 

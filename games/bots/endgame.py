@@ -24,9 +24,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from games.engine.actions import Action
 from games.engine.acting import actors
-from games.engine.play import legal_actions, play_trusted
+from games.engine.actions import Action
+from games.engine.legal import legal_actions
+from games.engine.play import play_trusted
 from games.engine.rules import Rules
 from games.engine.state import State
 

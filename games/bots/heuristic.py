@@ -32,13 +32,15 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from games.engine.acting import movers
 from games.engine.actions import (
     ACCUSE, ANNOUNCE, ATTACK, CHALLENGE, COVER, DUEL, GIVE, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action,
 )
+from games.engine.aktobe import barred_leads, must_cover_with, one_card_due
 from games.engine.cards import CARDS_OF_RANKS, JOKERS, RANK_MASK, SUIT_MASK, popcount
-from games.engine.acting import movers
-from games.engine.play import NO_LIMIT, barred_leads, legal_actions, must_cover_with, one_card_due
+from games.engine.legal import legal_actions
 from games.engine.state import State
+from games.engine.table import NO_LIMIT
 
 from .endgame import NOT_LOSE, exact_endgame, winning_move
 from .knowledge import Observation

@@ -53,8 +53,10 @@ from games.engine.actions import (
 )
 from games.engine.cards import SUIT_MASK, cards_in, deck_mask, parse_card, parse_suit, popcount
 from games.engine.errors import IllegalAction
-from games.engine.play import legal_actions, new_game, play
+from games.engine.legal import legal_actions
+from games.engine.play import play
 from games.engine.rules import Rules
+from games.engine.start import new_game
 from games.engine.state import NO_CLAIM, State
 
 ObservationPolicy = Callable[["Observation", random.Random], Action]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 
-from games.engine.actions import ACCUSE, Action
 from games.engine.acting import actors
-from games.engine.play import legal_actions, play_trusted
+from games.engine.actions import ACCUSE, Action
+from games.engine.legal import legal_actions
+from games.engine.play import play_trusted
 from games.engine.state import State
 
 # At a cheating table accusations are always legal; a bot that made them as often as moves would

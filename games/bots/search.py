@@ -28,11 +28,12 @@ from typing import Final
 
 from games.engine.acting import NEEDED, actors, who_acts
 from games.engine.actions import ANNOUNCE, ATTACK, COVER, GIVE, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER, Action
+from games.engine.aktobe import barred_leads, must_cover_with, one_card_due
 from games.engine.cards import CARDS_OF_RANKS, RANK_MASK, popcount
-from games.engine.play import (
-    NO_LIMIT, barred_leads, legal_actions, must_cover_with, one_card_due, play_trusted, throwers,
-)
+from games.engine.legal import legal_actions
+from games.engine.play import play_trusted
 from games.engine.state import State
+from games.engine.table import NO_LIMIT, throwers
 
 from . import heuristic
 from .endgame import NOT_LOSE, WIN, ProofTables, exact_endgame, prove

@@ -10,20 +10,22 @@ from ._compiled import check_fresh
 # Before any submodule loads: a compiled engine built from older sources must not run in their place.
 check_fresh()
 
+from .acting import MAY, NEEDED, PROMPTED, WAITED, actors, movers, who_acts  # noqa: E402
 from .actions import Action, action_from_json  # noqa: E402
 from .deal import (  # noqa: E402
     Deal, commitment, deal, first_attacker_for, redeal_allowed, redeal_suit, verify_commitment,
 )
+from .end import places, settlement  # noqa: E402
 from .errors import EngineError, IllegalAction, MalformedRecord  # noqa: E402
-from .acting import MAY, NEEDED, PROMPTED, WAITED, actors, movers, who_acts  # noqa: E402
-from .play import (  # noqa: E402
-    apply, is_legal, legal_actions, new_game, places, play, play_trusted, settlement, throwers,
-)
-from .result import Epaulettes, GameResult  # noqa: E402
+from .legal import legal_actions  # noqa: E402
+from .play import apply, is_legal, play, play_trusted  # noqa: E402
 from .records import Record, Replay, load_record, replay_json, replay_record, replay_text  # noqa: E402
+from .result import Epaulettes, GameResult  # noqa: E402
 from .rules import Rules, preset_rules  # noqa: E402
 from .series import Series, series_after_game, series_start  # noqa: E402
+from .start import new_game  # noqa: E402
 from .state import State  # noqa: E402
+from .table import throwers  # noqa: E402
 from .views import public_view, seat_view  # noqa: E402
 
 __all__ = [

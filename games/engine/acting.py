@@ -13,9 +13,11 @@ from __future__ import annotations
 from typing import Final
 
 from .actions import ANNOUNCE, CHALLENGE, DUEL
+from .aktobe import one_card_due
 from .cards import CARDS_OF_RANKS
-from .play import NO_LIMIT, legal_actions, one_card_due, throwers
+from .legal import legal_actions
 from .state import State
+from .table import NO_LIMIT, throwers
 
 MAY: Final = 0
 NEEDED: Final = 1

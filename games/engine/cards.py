@@ -13,6 +13,7 @@ from typing import Final
 
 SUITS: Final = "SCDH"
 RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "Joker")
+QUEEN_RANK: Final = RANKS.index("Q")
 JOKER_RANK: Final = 13
 RED_JOKER: Final = 52
 BLACK_JOKER: Final = 53

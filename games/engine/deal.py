@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from .cards import SUIT_MASK, card_name, deck_cards, mask_of, suit_of
 from .errors import MalformedRecord
-from .play import HAND_SIZE, lowest_trump_holder, new_game
 from .rules import Rules
+from .start import lowest_trump_holder, new_game
 from .state import State
+from .table import HAND_SIZE
 
 
 def new_seed() -> str:

@@ -10,9 +10,10 @@ from typing import Any
 from .actions import CHALLENGE, Action, action_from_json
 from .cards import LOWEST_RANK, card_name, deck_mask, names, parse_card, parse_suit
 from .errors import EngineError, IllegalAction, MalformedRecord
-from .play import new_game, play
+from .play import play
 from .rules import AKTOBE, Rules
 from .series import Series, series_from_json
+from .start import new_game
 from .state import State
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2

@@ -13,13 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .cards import RANKS, SUITS, card_name, parse_card, rank_of
+from .cards import QUEEN_RANK, RANKS, SUITS, card_name, parse_card, rank_of
 from .errors import MalformedRecord
 from .result import GameResult
 
 # The rungs, as rank indices: 6 7 8 9 10 J K A, then Q.
 LADDER: tuple[int, ...] = tuple(RANKS.index(name) for name in ("6", "7", "8", "9", "10", "J", "K", "A", "Q"))
-QUEEN_RANK = RANKS.index("Q")
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import RANKS, card_name, names
-from .play import legal_actions, throwers
+from .legal import legal_actions
 from .state import State
+from .table import throwers
 
 
 def public_view(state: State) -> dict[str, Any]:
