@@ -40,7 +40,7 @@ from games.engine.aktobe import barred_leads, must_cover_with, one_card_due
 from games.engine.cards import CARDS_OF_RANKS, JOKERS, RANK_MASK, SUIT_MASK, popcount
 from games.engine.legal import legal_actions
 from games.engine.state import State
-from games.engine.table import NO_LIMIT
+from games.engine.table import throw_room
 
 from .endgame import NOT_LOSE, exact_endgame, winning_move
 from .knowledge import Observation
@@ -303,7 +303,7 @@ def _covering_in_vain(state: State, hand: int, plan: list[tuple[int, int]], thre
     """Whether, after covering by ``plan``, the others surely hold cards of the table's ranks (``threat``: plain
     cards, since a player rarely throws in a trump) that the rest of the hand cannot beat. Taking at once
     then takes fewer cards: the covers stay in hand and their ranks give no more throw-ins."""
-    room = state.limit - len(state.attack)
+    room = throw_room(state)
     if room <= 0 or not threat:
         return False
     covers = 0
@@ -358,9 +358,7 @@ def _throw_or_pass(state: State, seat: int) -> Action:
     hand = state.hands[seat]
     trumps = dear_cards(state)
     matching = hand & CARDS_OF_RANKS[state.table_ranks]
-    room = state.limit - len(state.attack)
-    if state.taken and state.special and state.rules.unlimited_throw_in_on_take:
-        room = NO_LIMIT
+    room = throw_room(state)
     can_pass = state.taken or not state.open
     if room > 0 and matching:
         give = matching & ~trumps

@@ -33,7 +33,7 @@ from games.engine.cards import CARDS_OF_RANKS, RANK_MASK, popcount
 from games.engine.legal import legal_actions
 from games.engine.play import play_trusted
 from games.engine.state import State
-from games.engine.table import NO_LIMIT, throwers
+from games.engine.table import throw_room, throwers
 
 from . import heuristic
 from .endgame import NOT_LOSE, WIN, ProofTables, exact_endgame, prove
@@ -148,9 +148,7 @@ def candidate_actions(state: State, seat: int) -> list[Action]:
         return actions
     if not throwers(state) >> seat & 1 or state.passed >> seat & 1:
         return actions
-    room = state.limit - len(state.attack)
-    if state.taken and state.special and state.rules.unlimited_throw_in_on_take:
-        room = NO_LIMIT
+    room = throw_room(state)
     if room > 0:
         matching = hand & CARDS_OF_RANKS[state.table_ranks]
         while matching:

@@ -17,7 +17,7 @@ from .aktobe import one_card_due
 from .cards import CARDS_OF_RANKS
 from .legal import legal_actions
 from .state import State
-from .table import NO_LIMIT, throwers
+from .table import throw_room, throwers
 
 MAY: Final = 0
 NEEDED: Final = 1
@@ -88,9 +88,7 @@ def _bout_movers(state: State) -> list[int]:
     mask = throwers(state) & ~state.passed
     if mask:
         can_pass = state.taken or not state.open
-        room = state.limit - len(state.attack)
-        if state.taken and state.special and state.rules.unlimited_throw_in_on_take:
-            room = NO_LIMIT
+        room = throw_room(state)
         wanted = CARDS_OF_RANKS[state.table_ranks]
         hands = state.hands
         for seat in range(state.n):

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from .actions import ANNOUNCE, CHALLENGE, DUEL, GIVE, Action
 from .cards import QUEEN_RANK, RANK_MASK, SUIT_MASK, card_name, popcount
-from .end import end_bout_if_done, game_over
+from .end import end_bout_if_done, game_over, go_out
 from .errors import IllegalAction, MalformedRecord
 from .state import State, owed_entry, owed_pair
 from .table import (
-    bout_limit, check_holds, clear_bout, defender_for, next_opponent_with_cards, next_with_cards, remove_from_hand, return_to_hand,
+    bout_limit, check_holds, clear_bout, defender_for, next_opponent_with_cards, next_partner_with_cards,
+    next_with_cards, remove_from_hand, return_to_hand,
 )
 
 # --- what a seat may or must do ---------------------------------------------------------------------
@@ -181,13 +182,9 @@ def _give(state: State, seat: int, cards: int) -> None:
 def settle_between_bouts(state: State) -> None:
     """Cards given between two bouts may have emptied a hand with the stock empty: that player goes out now,
     as at the end of a bout, and if he was to lead the next player with cards on his left leads instead."""
-    hands, n = state.hands, state.n
+    hands = state.hands
     if not state.stock:
-        for seat in state.emptied + list(range(n)):
-            if not hands[seat] and not state.out_mask >> seat & 1:
-                state.out.append(seat)
-                state.out_bouts.append(state.bouts)
-                state.out_mask |= 1 << seat
+        go_out(state)
         state.emptied = []
         if game_over(state):
             return
@@ -197,12 +194,8 @@ def settle_between_bouts(state: State) -> None:
             leader = next_with_cards(state, leader)
         else:
             team = state.team_of[leader]
-            for step in range(1, n):
-                seat = (state.attacker + step) % n
-                if hands[seat] and state.team_of[seat] == team:
-                    leader = seat
-                    break
-            else:
+            leader = next_partner_with_cards(state, state.attacker, team)
+            if leader < 0:
                 leader = next_opponent_with_cards(state, state.attacker, team)
     state.attacker = leader
     state.defender = defender_for(state, leader)

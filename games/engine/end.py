@@ -10,7 +10,8 @@ from .errors import IllegalAction
 from .result import DRAW, DURAK, Epaulettes, GameResult
 from .state import State
 from .table import (
-    HAND_SIZE, bout_limit, next_opponent_with_cards, next_with_cards, throwers, turn_up,
+    HAND_SIZE, bout_limit, clear_bout, clear_table, next_opponent_with_cards, next_partner_with_cards,
+    next_with_cards, throwers, turn_up,
 )
 
 # --- the end of a bout ----------------------------------------------------------------------------
@@ -27,12 +28,30 @@ def end_bout_if_done(state: State) -> None:
 
 
 def _end_bout(state: State) -> None:
-    hands, n = state.hands, state.n
-    leader, defender = state.attacker, state.defender
+    leader, defender, taken = state.attacker, state.defender, state.taken
+    _collect_table(state, taken)
+    if state.stock:
+        _draw(state, leader, defender)
+    state.bouts += 1
+    if not state.stock:
+        if state.hidden_cards:
+            # With the stock empty, a player whose hand is empty turns up his hidden card and plays on.
+            hands = state.hands
+            for seat in range(state.n):
+                if not hands[seat] and not state.out_mask >> seat & 1:
+                    turn_up(state, seat)
+        go_out(state)
+    if game_over(state):
+        return
+    _next_bout(state, defender, taken)
+
+
+def _collect_table(state: State, taken: bool) -> None:
+    """The cards on the table go to the defender who took them, or to the discard pile."""
     table = state.table_mask()
-    taken = state.taken
+    defender = state.defender
     if taken:
-        hands[defender] |= table
+        state.hands[defender] |= table
         if state.one_card:
             state.announced &= ~(1 << defender)
             state.forgot &= ~(1 << defender)
@@ -41,77 +60,26 @@ def _end_bout(state: State) -> None:
         state.discard_count += popcount(table)
         state.discarded_once = True
 
-    stock = state.stock
-    if stock:
-        # Draw order: the leader first, then clockwise from the final defender's left, the final
-        # defender last; a leader who ended as the defender draws last.
-        order = [leader] if leader != defender else []
-        for step in range(1, n):
-            seat = (defender + step) % n
-            if seat != leader:
-                order.append(seat)
-        order.append(defender)
-        for seat in order:
-            hand = hands[seat]
-            need = HAND_SIZE - popcount(hand)
-            while need > 0 and stock:
-                hand |= 1 << stock.pop()
-                need -= 1
-            hands[seat] = hand
-        if not stock and state.hidden_cards:
-            _stock_ran_out(state)
 
-    state.bouts += 1
-    if not stock:
-        if state.hidden_cards:
-            # With the stock empty, a player whose hand is empty turns up his hidden card and plays on.
-            for seat in range(n):
-                if not hands[seat] and not state.out_mask >> seat & 1:
-                    turn_up(state, seat)
-        # Players go out only now, in the order in which they played their last card.
-        for seat in state.emptied + list(range(n)):
-            if not hands[seat] and not state.out_mask >> seat & 1:
-                state.out.append(seat)
-                state.out_bouts.append(state.bouts)
-                state.out_mask |= 1 << seat
-
-    if game_over(state):
-        return
-
-    if state.team_of is None:
-        if taken or not hands[defender]:
-            leader = next_with_cards(state, defender)
-        else:
-            leader = defender
-        state.defender = next_with_cards(state, leader)
-    else:
-        # Teams: the lead falls to the defender (beaten) or to the seat on the taker's left; if that
-        # player is out his next partner with cards leads, against the opponent he would have attacked.
-        team_of = state.team_of
-        lead_seat = (defender + 1) % n if taken else defender
-        team = team_of[lead_seat]
-        leader = lead_seat
-        if not hands[lead_seat]:
-            for step in range(1, n):
-                seat = (lead_seat + step) % n
-                if hands[seat] and team_of[seat] == team:
-                    leader = seat
-                    break
-        state.defender = next_opponent_with_cards(state, lead_seat, team)
-    state.attacker = leader
-    state.attack, state.cover, state.attack_by, state.attack_ok, state.cover_ok = [], [], [], [], []
-    state.open = 0
-    state.table_ranks = 0
-    state.taken = False
-    state.passed = 0
-    state.shown = 0
-    state.played = [0] * n
-    state.covered = 0
-    state.emptied = []
-    if state.special:
-        state.duel_open = False
-        state.forced_take = False
-    state.limit = bout_limit(state)
+def _draw(state: State, leader: int, defender: int) -> None:
+    """Hands are refilled to six from the stock. Draw order: the leader first, then clockwise from the final
+    defender's left, the final defender last; a leader who ended as the defender draws last."""
+    hands, n, stock = state.hands, state.n, state.stock
+    order = [leader] if leader != defender else []
+    for step in range(1, n):
+        seat = (defender + step) % n
+        if seat != leader:
+            order.append(seat)
+    order.append(defender)
+    for seat in order:
+        hand = hands[seat]
+        need = HAND_SIZE - popcount(hand)
+        while need > 0 and stock:
+            hand |= 1 << stock.pop()
+            need -= 1
+        hands[seat] = hand
+    if not stock and state.hidden_cards:
+        _stock_ran_out(state)
 
 
 def _stock_ran_out(state: State) -> None:
@@ -122,6 +90,45 @@ def _stock_ran_out(state: State) -> None:
         return
     state.trump = suit_of(card)
     state.beaters = BEATERS[state.rules.joker_beats][state.trump + 1]
+
+
+def go_out(state: State) -> None:
+    """With the stock empty, players whose hands are empty go out, in the order in which they played their
+    last card (``emptied``), at the end of a bout or between two bouts."""
+    hands = state.hands
+    for seat in state.emptied + list(range(state.n)):
+        if not hands[seat] and not state.out_mask >> seat & 1:
+            state.out.append(seat)
+            state.out_bouts.append(state.bouts)
+            state.out_mask |= 1 << seat
+
+
+def _next_bout(state: State, defender: int, taken: bool) -> None:
+    """Who leads the next bout and against whom, and a clear table for it."""
+    hands = state.hands
+    team_of = state.team_of
+    if team_of is None:
+        if taken or not hands[defender]:
+            leader = next_with_cards(state, defender)
+        else:
+            leader = defender
+        state.defender = next_with_cards(state, leader)
+    else:
+        # Teams: the lead falls to the defender (beaten) or to the seat on the taker's left; if that
+        # player is out his next partner with cards leads, against the opponent he would have attacked.
+        lead_seat = (defender + 1) % state.n if taken else defender
+        team = team_of[lead_seat]
+        leader = lead_seat
+        if not hands[lead_seat]:
+            partner = next_partner_with_cards(state, lead_seat, team)
+            if partner >= 0:
+                leader = partner
+        state.defender = next_opponent_with_cards(state, lead_seat, team)
+    state.attacker = leader
+    clear_bout(state)
+    if state.special:
+        state.duel_open = False
+    state.limit = bout_limit(state)
 
 
 # --- the end of the game ---------------------------------------------------------------------------
@@ -157,9 +164,7 @@ def game_over(state: State) -> bool:
         epaulettes=_epaulettes(state, winner, durak) if decided else None,
     )
     # The table is cleared; attacker and defender keep their values from the final bout.
-    state.attack, state.cover, state.attack_by, state.attack_ok, state.cover_ok = [], [], [], [], []
-    state.open = 0
-    state.table_ranks = 0
+    clear_table(state)
     return True
 
 

@@ -13,14 +13,14 @@ from .actions import (
 from .aktobe import barred_leads, duel_card, givers, must_cover_with, one_card_due, owed_by
 from .cards import CARDS_OF_RANKS, RANK_MASK, RANK_OF_BIT_INDEX, rank_of
 from .state import State
-from .table import NO_LIMIT, lead_limit, submasks, throwers, transfer_room
+from .table import lead_limit, submasks, throw_room, throwers, transfer_room
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (empty when it is not his to act).
 
     At a cheating table, throw-ins that mix several cards of ranks missing from the table are legal
-    but not listed (see below); every other legal action is listed."""
+    but not listed (``_throw_actions``); every other legal action is listed."""
     if state.finished or state.out_mask >> seat & 1:
         return []
     if state.special:
@@ -29,74 +29,91 @@ def legal_actions(state: State, seat: int) -> list[Action]:
 
 
 def _bout_actions(state: State, seat: int) -> list[Action]:
-    hand = state.hands[seat]
-    attack = state.attack
-    if not attack:
-        limit = state.limit
-        if seat != state.attacker:
-            # Aktobe: before the game's first lead any trump holder may make it (trump_duel).
-            if not (state.opening and hand & state.trump_mask()):
-                return []
-            limit = lead_limit(state, seat)
-        # A lead: one card, or several of one rank, within the limit.
-        actions = []
-        rest = hand
-        while rest:
-            low = rest & -rest
-            same = hand & RANK_MASK[RANK_OF_BIT_INDEX[low.bit_length() - 1]]
-            rest &= ~same
-            if same == low:
-                actions.append(Action(ATTACK, low))
-            else:
-                for sub in submasks(same, limit):
-                    actions.append(Action(ATTACK, sub))
-        if state.special and state.rules.no_attack_with_epaulettes:
-            barred = barred_leads(state, seat)
-            if barred:
-                actions = [action for action in actions if not action.cards & barred]
-        return actions
-
-    actions = []
-    cheating = state.rules.cheating
+    if not state.attack:
+        return _lead_actions(state, seat)
     if seat == state.defender:
-        if state.forced_take:
-            # An epaulette lead must be taken (no_attack_with_epaulettes): no cover, no transfer.
-            if not state.taken:
-                actions.append(Action(TAKE))
-        elif not state.taken:
-            if state.open:
-                beaters = state.beaters
-                for attack_card, covering in zip(attack, state.cover):
-                    if covering < 0:
-                        candidates = hand if cheating else hand & beaters[attack_card]
-                        while candidates:
-                            low = candidates & -candidates
-                            actions.append(Action(COVER, low, attack_card))
-                            candidates ^= low
-                if not (state.hidden_cards and must_cover_with(state) >= 0):
-                    actions.append(Action(TAKE))
-            if state.rules.transfer:
-                _add_transfers(state, seat, hand, actions)
+        actions = _defence_actions(state, seat)
     elif throwers(state) >> seat & 1 and not state.passed >> seat & 1:
-        room = state.limit - len(attack)
-        if state.taken and state.special and state.rules.unlimited_throw_in_on_take:
-            room = NO_LIMIT
-        if room > 0:
-            honest = hand & CARDS_OF_RANKS[state.table_ranks]
-            for sub in submasks(honest, room):
-                actions.append(Action(THROW, sub))
-            if cheating:
-                # A dishonest throw-in is listed one card at a time: throws that mix several cards
-                # are legal too (``is_legal``), but listing them all would grow as 2 ** hand size.
-                dishonest = hand & ~honest
-                while dishonest:
-                    low = dishonest & -dishonest
-                    actions.append(Action(THROW, low))
-                    dishonest ^= low
-        if state.taken or not state.open:
-            actions.append(Action(PASS))
-    if cheating:
+        actions = _throw_actions(state, seat)
+    else:
+        actions = []
+    if state.rules.cheating:
         _add_accusations(state, seat, actions)
+    return actions
+
+
+def _lead_actions(state: State, seat: int) -> list[Action]:
+    """A lead: one card, or several of one rank, within the limit."""
+    hand = state.hands[seat]
+    limit = state.limit
+    if seat != state.attacker:
+        # Aktobe: before the game's first lead any trump holder may make it (trump_duel).
+        if not (state.opening and hand & state.trump_mask()):
+            return []
+        limit = lead_limit(state, seat)
+    actions = []
+    rest = hand
+    while rest:
+        low = rest & -rest
+        same = hand & RANK_MASK[RANK_OF_BIT_INDEX[low.bit_length() - 1]]
+        rest &= ~same
+        if same == low:
+            actions.append(Action(ATTACK, low))
+        else:
+            for sub in submasks(same, limit):
+                actions.append(Action(ATTACK, sub))
+    if state.special and state.rules.no_attack_with_epaulettes:
+        barred = barred_leads(state, seat)
+        if barred:
+            actions = [action for action in actions if not action.cards & barred]
+    return actions
+
+
+def _defence_actions(state: State, seat: int) -> list[Action]:
+    """The defender's covers (any card at a cheating table), his take, his transfers."""
+    actions: list[Action] = []
+    hand = state.hands[seat]
+    if state.forced_take:
+        # An epaulette lead must be taken (no_attack_with_epaulettes): no cover, no transfer.
+        if not state.taken:
+            actions.append(Action(TAKE))
+    elif not state.taken:
+        if state.open:
+            cheating = state.rules.cheating
+            beaters = state.beaters
+            for attack_card, covering in zip(state.attack, state.cover):
+                if covering < 0:
+                    candidates = hand if cheating else hand & beaters[attack_card]
+                    while candidates:
+                        low = candidates & -candidates
+                        actions.append(Action(COVER, low, attack_card))
+                        candidates ^= low
+            if not (state.hidden_cards and must_cover_with(state) >= 0):
+                actions.append(Action(TAKE))
+        if state.rules.transfer:
+            _add_transfers(state, seat, hand, actions)
+    return actions
+
+
+def _throw_actions(state: State, seat: int) -> list[Action]:
+    """A thrower's throw-ins within the room left, and his pass once the defence is complete or taken."""
+    actions = []
+    hand = state.hands[seat]
+    room = throw_room(state)
+    if room > 0:
+        honest = hand & CARDS_OF_RANKS[state.table_ranks]
+        for sub in submasks(honest, room):
+            actions.append(Action(THROW, sub))
+        if state.rules.cheating:
+            # A dishonest throw-in is listed one card at a time: throws that mix several cards
+            # are legal too (``is_legal``), but listing them all would grow as 2 ** hand size.
+            dishonest = hand & ~honest
+            while dishonest:
+                low = dishonest & -dishonest
+                actions.append(Action(THROW, low))
+                dishonest ^= low
+    if state.taken or not state.open:
+        actions.append(Action(PASS))
     return actions
 
 

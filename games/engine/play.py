@@ -20,7 +20,7 @@ from .errors import IllegalAction, MalformedRecord
 from .state import NO_CLAIM, State
 from .table import (
     base_limit, bout_limit, check_holds, defence_count, defender_for, lead_limit, penalty, remove_from_hand,
-    return_to_hand, throwers, transfer_room, transfer_target,
+    return_to_hand, throw_room, throwers, transfer_room, transfer_target,
 )
 
 
@@ -209,10 +209,9 @@ def _throw(state: State, seat: int, cards: int) -> None:
     if state.passed >> seat & 1:
         raise IllegalAction(f"seat {seat} has passed: he may throw in again only after another card is played")
     check_holds(state, seat, cards, "throw in")
-    on_table = len(state.attack)
     count = popcount(cards)
-    if on_table + count > state.limit and not (state.taken and state.rules.unlimited_throw_in_on_take):
-        raise IllegalAction(_limit_message(state, count, on_table))
+    if count > throw_room(state):
+        raise IllegalAction(_limit_message(state, count, len(state.attack)))
     table_ranks = state.table_ranks
     if not state.rules.cheating:
         wrong = cards & ~CARDS_OF_RANKS[table_ranks]
@@ -349,7 +348,7 @@ def _show_trump(state: State, seat: int, cards: int) -> None:
 
 def _become_defender(state: State, seat: int) -> None:
     state.defender = seat
-    state.limit = min(base_limit(state), defence_count(state, seat))
+    state.limit = bout_limit(state)
     state.passed = 0
 
 

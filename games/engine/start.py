@@ -8,7 +8,7 @@ from .cards import BEATERS, QUEEN_RANK, SUIT_MASK, card_name, names, rank_of, su
 from .errors import MalformedRecord
 from .rules import Rules
 from .state import EPAULETTE_RANK, NO_CLAIM, State
-from .table import bout_limit, defender_for
+from .table import bout_limit, clear_bout, defender_for
 
 
 def new_game(
@@ -36,6 +36,42 @@ def new_game(
     n = len(hands)
     if not 2 <= n <= rules.max_players:
         raise MalformedRecord(f"a {rules.deck}-card game takes 2 to {rules.max_players} players, not {n}")
+    hidden = _check_cards(rules, hands, stock, hidden, hidden_trump)
+    trump = _trump_of(stock, hidden_trump, trump)
+    ranks = _check_series(n, epaulette_ranks, queen)
+    if teams is None and rules.teams:
+        teams = (tuple(range(0, n, 2)), tuple(range(1, n, 2)))
+    team_of = _check_teams(rules, n, teams) if teams is not None else None
+
+    state = State.__new__(State)
+    state.rules = rules
+    state.n = n
+    state.hands = list(hands)
+    state.stock = list(reversed(stock))
+    state.trump = trump
+    state.trump_card = stock[-1] if stock else -1
+    state.beaters = BEATERS[rules.joker_beats][trump + 1]
+    state.teams = teams
+    state.team_of = team_of
+    state.neighbours = rules.throw_in == "neighbours"
+    _start_counts(state, stake, ranks, queen)
+    clear_bout(state)
+    _start_aktobe(state, bool(stock), hidden, hidden_trump)
+    if first_attacker is None:
+        first_attacker = lowest_trump_holder(hands, trump)
+    elif not 0 <= first_attacker < n:
+        raise MalformedRecord(f"no such seat: {first_attacker}")
+    state.attacker = first_attacker
+    state.defender = defender_for(state, first_attacker)
+    state.limit = bout_limit(state)
+    return state
+
+
+def _check_cards(
+    rules: Rules, hands: list[int], stock: list[int], hidden: list[int] | None, hidden_trump: int,
+) -> list[int]:
+    """Checks that every seat has cards and no card is dealt twice; returns each seat's hidden card (-1: none)."""
+    n = len(hands)
     seen = 0
     for seat, hand in enumerate(hands):
         if not hand:
@@ -61,63 +97,59 @@ def new_game(
                 if seen >> card & 1:
                     raise MalformedRecord(f"card listed twice: {card_name(card)}")
                 seen |= 1 << card
+    return hidden
+
+
+def _trump_of(stock: list[int], hidden_trump: int, trump: int | None) -> int:
+    """The trump suit: the face-up stock card's, or with an empty stock the turned-up hidden trump card's or
+    the one given; -1 for no trumps."""
     if stock:
         face_up_suit = suit_of(stock[-1])
         if trump is not None and trump != face_up_suit:
             raise MalformedRecord("trump differs from the suit of the face-up stock card")
-        trump = face_up_suit
-    elif hidden_trump >= 0:
+        return face_up_suit
+    if hidden_trump >= 0:
         # The card under the trump has been turned up: it names the trump (a joker: none).
         if trump is not None and trump != suit_of(hidden_trump):
             raise MalformedRecord("trump differs from the suit of the turned-up hidden trump card")
-        trump = suit_of(hidden_trump)
-    elif trump is None:
+        return suit_of(hidden_trump)
+    if trump is None:
         raise MalformedRecord("an empty stock needs 'trump'")
+    return trump
+
+
+def _check_series(n: int, epaulette_ranks: list[int] | None, queen: int) -> list[int]:
+    """Each seat's epaulette rank (6 outside a ladder series), checked with the series' queen."""
     ranks = list(epaulette_ranks) if epaulette_ranks is not None else [EPAULETTE_RANK] * n
     if len(ranks) != n or any(not 0 <= rank < 13 for rank in ranks):
         raise MalformedRecord("epaulette ranks must name one rank 2..A for each seat")
     if queen >= 0 and rank_of(queen) != QUEEN_RANK:
         raise MalformedRecord(f"the series' queen must be a queen, not {card_name(queen)}")
-    if teams is None and rules.teams:
-        teams = (tuple(range(0, n, 2)), tuple(range(1, n, 2)))
-    team_of: tuple[int, ...] | None = None
-    if teams is not None:
-        team_of = _check_teams(rules, n, teams)
+    return ranks
 
-    state = State.__new__(State)
-    state.rules = rules
-    state.n = n
-    state.hands = list(hands)
-    state.stock = list(reversed(stock))
-    state.trump = trump
-    state.trump_card = stock[-1] if stock else -1
-    state.attack, state.cover, state.attack_by, state.attack_ok, state.cover_ok = [], [], [], [], []
-    state.open = 0
-    state.table_ranks = 0
+
+def _start_counts(state: State, stake: int, ranks: list[int], queen: int) -> None:
+    """Nothing discarded, nobody out, the stakes in the bank; the epaulettes of the series."""
+    n = state.n
     state.discard = 0
     state.discard_count = 0
-    state.taken = False
-    state.passed = 0
-    state.shown = 0
-    state.played = [0] * n
-    state.covered = 0
-    state.emptied = []
     state.out = []
     state.out_mask = 0
     state.discarded_once = False
     state.finished = False
     state.result = None
-    state.teams = teams
-    state.team_of = team_of
     state.stake = stake
     state.bank = stake * n
     state.paid = [stake] * n
     state.epaulette_ranks = ranks
     state.queen = queen
-    state.neighbours = rules.throw_in == "neighbours"
-    state.beaters = BEATERS[rules.joker_beats][trump + 1]
     state.bouts = 0
     state.out_bouts = []
+
+
+def _start_aktobe(state: State, has_stock: bool, hidden: list[int], hidden_trump: int) -> None:
+    """Aktobe's part of a new game: the hidden cards face down, nothing said or owed, the duel not begun."""
+    rules = state.rules
     state.special = rules.special
     state.hidden_cards = rules.hidden_cards
     state.one_card = rules.one_card
@@ -129,18 +161,10 @@ def new_game(
     state.owed = []
     # RULES.md, Aktobe: the lowest trump leads, but trumps are not shown; any trump holder may lead first
     # (a public fact of the rules and the deal, whether or not anyone holds a trump).
-    state.opening = rules.trump_duel and bool(stock) and trump >= 0
+    state.opening = rules.trump_duel and has_stock and state.trump >= 0
     state.duel_open = False
     state.claim = NO_CLAIM
     state.forced_take = False
-    if first_attacker is None:
-        first_attacker = lowest_trump_holder(hands, trump)
-    elif not 0 <= first_attacker < n:
-        raise MalformedRecord(f"no such seat: {first_attacker}")
-    state.attacker = first_attacker
-    state.defender = defender_for(state, first_attacker)
-    state.limit = bout_limit(state)
-    return state
 
 
 def _check_teams(rules: Rules, n: int, teams: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, ...]:

@@ -46,6 +46,17 @@ def next_opponent_with_cards(state: State, seat: int, team: int) -> int:
     return -1
 
 
+def next_partner_with_cards(state: State, seat: int, team: int) -> int:
+    """The next player on ``seat``'s left with cards who plays for ``team``, or -1."""
+    hands, n, team_of = state.hands, state.n, state.team_of
+    assert team_of is not None
+    for step in range(1, n):
+        other = (seat + step) % n
+        if hands[other] and team_of[other] == team:
+            return other
+    return -1
+
+
 def defender_for(state: State, leader: int) -> int:
     """The next player with cards on the leader's left; in teams, the next such opponent."""
     if state.team_of is None:
@@ -128,6 +139,14 @@ def throwers(state: State) -> int:
     return mask
 
 
+def throw_room(state: State) -> int:
+    """How many more cards may be thrown in on this bout: the limit less the attack cards on the table, or
+    NO_LIMIT after a take under unlimited_throw_in_on_take (Aktobe)."""
+    if state.taken and state.special and state.rules.unlimited_throw_in_on_take:
+        return NO_LIMIT
+    return state.limit - len(state.attack)
+
+
 def transfer_room(state: State, seat: int) -> tuple[int, int]:
     """(new defender, how many cards may still be added) if ``seat`` may transfer now, else (-1, -1).
 
@@ -166,10 +185,16 @@ def submasks(mask: int, most: int) -> list[int]:
 # --- the cards on the table and in the hands -------------------------------------------------------
 
 
-def clear_bout(state: State) -> None:
+def clear_table(state: State) -> None:
+    """Take every card off the table (where they went is the caller's business)."""
     state.attack, state.cover, state.attack_by, state.attack_ok, state.cover_ok = [], [], [], [], []
     state.open = 0
     state.table_ranks = 0
+
+
+def clear_bout(state: State) -> None:
+    """A new bout: an empty table and nobody has taken, passed, shown, played or covered in it yet."""
+    clear_table(state)
     state.taken = False
     state.passed = 0
     state.shown = 0
