@@ -37,22 +37,21 @@ def next_with_cards(state: State, seat: int) -> int:
 
 
 def next_opponent_with_cards(state: State, seat: int, team: int) -> int:
-    hands, n, team_of = state.hands, state.n, state.team_of
-    assert team_of is not None
-    for step in range(1, n):
-        other = (seat + step) % n
-        if hands[other] and team_of[other] != team:
-            return other
-    return -1
+    """The next player on ``seat``'s left with cards who plays against ``team``, or -1."""
+    return _next_with_cards_in_team(state, seat, team, False)
 
 
 def next_partner_with_cards(state: State, seat: int, team: int) -> int:
     """The next player on ``seat``'s left with cards who plays for ``team``, or -1."""
+    return _next_with_cards_in_team(state, seat, team, True)
+
+
+def _next_with_cards_in_team(state: State, seat: int, team: int, same_team: bool) -> int:
     hands, n, team_of = state.hands, state.n, state.team_of
     assert team_of is not None
     for step in range(1, n):
         other = (seat + step) % n
-        if hands[other] and team_of[other] == team:
+        if hands[other] and (team_of[other] == team) == same_team:
             return other
     return -1
 
