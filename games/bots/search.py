@@ -1,19 +1,16 @@
 """The search bot: Information Set Monte Carlo Tree Search over deals consistent with what the seat knows.
 
-Each iteration deals the unseen cards at random into the places they could be (``Observation.sample``),
-walks one tree shared by all deals from the bot's decision (single-observer ISMCTS, Cowling, Powley and
-Whitehouse 2012: a child is chosen by UCB1 among the moves legal in this deal, counting how often it was
-available), adds one node, plays the game out with the heuristic bot for every seat, and credits each move
-on the path with the reward of the seat that made it. Rewards are by place: 1 for the first out down to 0
-for the durak, shared places averaged; in team games 1 for the winning team, 0 for the losers, 1/2 a draw.
-
-Heads-up on plain tables the deals come from ``inference.Posterior`` (the other player's moves since the deal
-as evidence of his hand, at most ``POSTERIOR_SHARE`` of the budget); elsewhere they are drawn blind. Moves in
-the tree are a reduced, honest set (``tree_moves``); the other seats choose by UCB1 with ``OTHERS_EXPLORATION``.
-Heads-up with the stock empty or holding only the face-up trump, the endgame solver is asked first
-(``SearchBot.endgame_move``). A search stops at its CPU-time budget, its iteration cap or the live table's
-wall-clock cap (``wall_seconds``), keeping what releasing the tree costs (``RELEASE_PER_NODE``, ``LONGEST_MARGIN``).
-What was tried and measured: docs/experiments.md, games.bots.search.
+Each iteration deals the unseen cards into the places they could be (``Observation.sample``, or heads-up on
+plain tables ``inference.Posterior``, at most ``POSTERIOR_SHARE`` of the budget), walks one tree shared by all
+deals (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012: a child is chosen by UCB1 among the moves
+legal in this deal, counting how often it was available), adds one node, plays the game out with the
+heuristic bot for every seat, and credits each move on the path with the reward of the seat that made it:
+by place, 1 for the first out down to 0 for the durak; in team games 1 the winners, 0 the losers, 1/2 a draw.
+Moves in the tree are a reduced, honest set (``tree_moves``); the other seats choose by UCB1 with
+``OTHERS_EXPLORATION``. Heads-up with the stock empty or holding only the face-up trump, the endgame solver
+is asked first (``SearchBot.endgame_move``). A search stops at its CPU-time budget, its iteration cap or the
+live table's wall-clock cap (``wall_seconds``), keeping what releasing the tree costs (``RELEASE_PER_NODE``,
+``LONGEST_MARGIN``). What was tried and measured: docs/experiments.md, games.bots.search.
 """
 
 from __future__ import annotations
