@@ -51,8 +51,8 @@ FORCING_LEAD_BONUS: Final = 4
 # With three or more players, leading what the next player cannot beat can go round for ever: each taker
 # passes the cards on the same way. Past this many bouts (a game takes 10 to 30) the bot leads its cheapest card,
 # and at a table (``choose``, and the search bot) it plays a random honest move LONG_GAME_RANDOM of the time:
-# the cheapest card can be one of those going round (Aktobe, three medium bots: 2 of 700 deals went round
-# for ever, the same sevens and eights taken and passed on), and a deterministic bot cannot leave such a cycle.
+# the cheapest card can be one of those going round, and a deterministic bot cannot leave such a cycle
+# (how often it happened: docs/experiments.md, games.bots.heuristic.LONG_GAME_BOUTS).
 LONG_GAME_BOUTS: Final = 60
 LONG_GAME_RANDOM: Final = 0.25
 

@@ -45,7 +45,7 @@ BLUNDER = 0.15
 BUDGETS: dict[str, float] = {"default": 0.5, "deep": 2.0}
 # A budget is spent as a fixed number of search iterations (and of solver positions), not as a clock, so that
 # the same record, seed and budget give the same analysis on any machine: the compiled search runs about this
-# many iterations a CPU second in a heads-up game (8,000 early, 20,000 and more near the end; bench/analysis.py).
+# many iterations a CPU second in a heads-up game (docs/experiments.md, review.ITERATIONS_PER_SECOND).
 ITERATIONS_PER_SECOND = 10_000
 # The solver's positions a second of budget (about 4 microseconds a position).
 ENDGAME_POSITIONS_PER_SECOND = 200_000
