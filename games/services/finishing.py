@@ -6,7 +6,6 @@ tournaments react to `games.hooks.game_finished`.
 
 from __future__ import annotations
 
-from typing import Any
 
 from django.db import transaction
 
@@ -14,19 +13,13 @@ from accounts.models import LedgerKind, User
 from accounts.services import ledger_record
 from games import decisions, hooks
 from games.broadcast import send_game
-from games.engine import GameResult, Rules, deal, places, settlement, verify_commitment
+from games.engine import Rules, deal, places, settlement, verify_commitment
 from games.engine.deal import deck_text
 from games.models import Game, GameStatus, Result
 from games.selectors import game_result, game_seats
 from games.services.errors import GameActionError
 from games.services.sql import _locked_game
 from games.snapshots import state_of
-
-
-def _result_fields(result: GameResult) -> dict[str, Any]:
-    """The Result row's fields of a game result: its record JSON, field for field."""
-    data = result.to_json()
-    return {key: data[key] for key in ("outcome", "durak", "losing_team", "out_order", "epaulettes")}
 
 
 @transaction.atomic
@@ -54,7 +47,7 @@ def game_finalise(*, game_id: int) -> Result:
     game.save(update_fields=["revealed_deck"])
     result = Result.objects.create(
         game=game,
-        **_result_fields(outcome),
+        **outcome.to_json(),  # the record's result object, field for field
         places=groups,
         chips=chips,
         # A fall of the clock ends the game as a surrender does, but he did not give up (the view's `flagged`).
