@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.actions import Action
+from games.engine.actions import SURRENDER, Action
 from games.engine.errors import EngineError, IllegalAction
 from games.engine.play import play
 from games.engine.records import load_record
@@ -176,13 +176,15 @@ def analyse_record(
             raise ValueError(f"malformed record: action {index} ({action}): {error}") from None
     if not end.finished and not ended_early:
         raise ValueError(f"the game is not over after its {len(loaded.actions)} actions")
+    # A surrender ends the record but is no move of the game to judge (nor a fall of the flag, recorded as one).
+    moves = [(seat, action) for seat, action in loaded.actions if action.kind != SURRENDER]
     total = decisions_to_analyse(record["actions"])
     tables = ProofTables()
     memory = GameMemory()
     seen = 0
     last: dict[int, float] = {}
     decisions: list[JudgedDecision] = []
-    for ply, (seat, action) in enumerate(loaded.actions):
+    for ply, (seat, action) in enumerate(moves):
         decision = judge(state, seat, seen, memory.history, action, ply=ply, budget=budget, seed=seed,
                          tables=tables, previous=last.get(seat))
         decisions.append(decision)
@@ -348,5 +350,5 @@ def _solve(state: State, seat: int, played: Action, legal: Sequence[Action], pos
 
 
 def decisions_to_analyse(actions: Sequence[Mapping[str, Any]]) -> int:
-    """How many actions a record has: the count the progress goes up to."""
-    return len(actions)
+    """How many moves of a record are judged: the count the progress goes up to (a surrender is none)."""
+    return sum(1 for action in actions if action.get("type") != "surrender")

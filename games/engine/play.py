@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Final
 
 from .actions import (
-    ACCUSE, ANNOUNCE, ATTACK, CHALLENGE, COVER, DUEL, GIVE, KIND_NAMES, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER,
-    Action,
+    ACCUSE, ANNOUNCE, ATTACK, CHALLENGE, COVER, DUEL, GIVE, KIND_NAMES, PASS, SHOW_TRUMP, SURRENDER, TAKE, THROW,
+    TRANSFER, Action,
 )
 from .cards import (
     BEATERS, CARDS_OF_RANKS, RANK_BIT, RANK_MASK, RANK_OF_BIT_INDEX, RANKS, SUIT_MASK, card_name, names, popcount,
@@ -750,6 +750,9 @@ def play(state: State, seat: int, action: Action) -> None:
         raise MalformedRecord(f"no such seat: {seat}")
     if state.out_mask >> seat & 1:
         raise IllegalAction(f"seat {seat} is out of the game")
+    if action.kind == SURRENDER:
+        surrender(state, seat)
+        return
     if state.special:
         # "One card!" forgotten: he acts down to one card, keeps it, and has not said so (everyone saw it).
         due = state.one_card and action.kind != ANNOUNCE and one_card_due(state, seat)
@@ -1267,6 +1270,20 @@ def _game_over(state: State) -> bool:
     state.open = 0
     state.table_ranks = 0
     return True
+
+
+def surrender(state: State, seat: int) -> None:
+    """``seat`` gives up (the ``surrender`` action; a clock's fall is recorded as one): the game ends at once,
+    the table as it stands, with him as the durak, or his whole team losing in a team game. Whoever already
+    went out keeps his place; ``places`` and ``settlement`` then rank and pay as after any durak."""
+    team = None if state.teams is None or state.team_of is None else state.teams[state.team_of[seat]]
+    state.finished = True
+    state.result = GameResult(
+        outcome=DURAK,
+        durak=seat if team is None else None,
+        losing_team=None if team is None else tuple(sorted(team)),
+        out_order=tuple(state.out),
+    )
 
 
 def _epaulettes(state: State, winner: int, durak: int | None) -> Epaulettes | None:
