@@ -6,6 +6,7 @@ is seen only by its owner, its players and whoever opened its link (remembered i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from django.contrib import messages
@@ -230,7 +231,18 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("games:table", table_id=table.pk)
 
 
-def _after_seating(request: HttpRequest, table: Table) -> HttpResponse:
+def _back_to_table(request: HttpRequest, table: Table, error: str) -> HttpResponse:
+    messages.error(request, error)
+    return redirect("games:table", table_id=table.pk)
+
+
+def _seat(request: HttpRequest, table: Table, seating: Callable[[], object]) -> HttpResponse:
+    """Run a service that fills a seat: a refusal goes back to the table's page with its message; after a
+    seat is taken the reader goes to the game if it has started (the table was full), else to the table."""
+    try:
+        seating()
+    except ValidationError as error:
+        return _back_to_table(request, table, _error_text(error))
     table.refresh_from_db()
     game = selectors.latest_game(table=table)
     if game is not None and not game.is_finished:
@@ -244,16 +256,11 @@ def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _visible_table(request, table_id)
     form = JoinForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Choose a seat."))
-        return redirect("games:table", table_id=table.pk)
-    try:
-        services.table_join(
-            table=table, user=_user(request), seat=form.cleaned_data["seat"], password=form.cleaned_data["password"]
-        )
-    except ValidationError as error:
-        messages.error(request, _error_text(error))
-        return redirect("games:table", table_id=table.pk)
-    return _after_seating(request, table)
+        return _back_to_table(request, table, _("Choose a seat."))
+    seat, password = form.cleaned_data["seat"], form.cleaned_data["password"]
+    return _seat(
+        request, table, lambda: services.table_join(table=table, user=_user(request), seat=seat, password=password)
+    )
 
 
 @login_required
@@ -285,18 +292,11 @@ def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
         return refused
     form = BotForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Choose a bot level."))
-        return redirect("games:table", table_id=table.pk)
+        return _back_to_table(request, table, _("Choose a bot level."))
     level, seat = form.cleaned_data["level"], form.cleaned_data["seat"]
-    try:
-        if seat is None:
-            services.table_fill_bots(table=table, level=level)
-        else:
-            services.table_add_bot(table=table, level=level, seat=seat)
-    except ValidationError as error:
-        messages.error(request, _error_text(error))
-        return redirect("games:table", table_id=table.pk)
-    return _after_seating(request, table)
+    if seat is None:
+        return _seat(request, table, lambda: services.table_fill_bots(table=table, level=level))
+    return _seat(request, table, lambda: services.table_add_bot(table=table, level=level, seat=seat))
 
 
 @login_required
@@ -320,8 +320,7 @@ def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         game = services.game_start(table=table, by=_user(request))
     except ValidationError as error:
-        messages.error(request, _error_text(error))
-        return redirect("games:table", table_id=table.pk)
+        return _back_to_table(request, table, _error_text(error))
     return redirect("games:game", game_id=game.pk)
 
 
