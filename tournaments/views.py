@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import wraps
 from typing import Any, cast
 
 from django.contrib import messages
@@ -49,6 +50,39 @@ def _tournament(tournament_id: int) -> Tournament:
     return get_object_or_404(
         Tournament.objects.select_related("director", "rating_pool", "qualifier"), pk=tournament_id
     )
+
+
+def director_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A director's view: it is given the tournament (404 if there is none) and the director in place of the
+    tournament's id; anyone who may not direct the tournament is refused."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, tournament_id: int, **kwargs: Any) -> HttpResponse:
+        tournament = _tournament(tournament_id)
+        user = _user(request)
+        if not services.can_direct(user=user, tournament=tournament):
+            return HttpResponseForbidden(_("Only the tournament's director may do that."))
+        return view(request, tournament, user, **kwargs)
+
+    return checked
+
+
+def _told(request: HttpRequest, service: Callable[[], object], done: str) -> None:
+    """Run ``service``; the next page says its refusal, or ``done``."""
+    try:
+        service()
+    except ValidationError as error:
+        messages.error(request, _error_text(error))
+    else:
+        messages.success(request, done)
+
+
+def _back_to_direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Back to the director's page, or to the part of it the form names (``next``)."""
+    back = request.POST.get("next", "")
+    if back.startswith(reverse("tournaments:direct", args=[tournament_id])):
+        return redirect(back)
+    return redirect("tournaments:direct", tournament_id=tournament_id)
 
 
 def _tiebreak_names(tournament: Tournament) -> list[tuple[str, str]]:
@@ -485,7 +519,4 @@ def direct_act(request: HttpRequest, tournament_id: int, act: str) -> HttpRespon
         messages.error(request, str(error))
     else:
         messages.success(request, done)
-    back = request.POST.get("next", "")
-    if back.startswith(reverse("tournaments:direct", args=[tournament.pk])):
-        return redirect(back)
-    return redirect("tournaments:direct", tournament_id=tournament.pk)
+    return _back_to_direct(request, tournament.pk)
