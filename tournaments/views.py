@@ -188,13 +188,14 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
                 messages.error(request, " ".join(str(error) for error in errors))
             return redirect("tournaments:detail", tournament_id=tournament.pk)
         partners, team_name = form.cleaned_data["partners"], form.cleaned_data["team_name"]
-    try:
-        services.tournament_register(tournament=tournament, user=_user(request), partners=partners, team_name=team_name,
-                                     code=request.POST.get("code", ""))
-    except ValidationError as error:
-        messages.error(request, _error_text(error))
-    else:
-        messages.success(request, _("You are entered. The pairings are published when each round starts."))
+    code = request.POST.get("code", "")
+    _told(
+        request,
+        lambda: services.tournament_register(
+            tournament=tournament, user=_user(request), partners=partners, team_name=team_name, code=code
+        ),
+        _("You are entered. The pairings are published when each round starts."),
+    )
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 
@@ -205,15 +206,13 @@ def team_answer(request: HttpRequest, tournament_id: int, answer: str) -> HttpRe
     tournament = _tournament(tournament_id)
     if answer not in ("accept", "decline"):
         raise Http404
-    try:
-        if answer == "accept":
-            services.team_accept(tournament=tournament, user=_user(request))
-        else:
-            services.team_decline(tournament=tournament, user=_user(request))
-    except ValidationError as error:
-        messages.error(request, _error_text(error))
+    if answer == "accept":
+        _told(request, lambda: services.team_accept(tournament=tournament, user=_user(request)), _("You are in the team."))
     else:
-        messages.success(request, _("You are in the team.") if answer == "accept" else _("You declined; the team is not entered."))
+        _told(
+            request, lambda: services.team_decline(tournament=tournament, user=_user(request)),
+            _("You declined; the team is not entered."),
+        )  # fmt: skip
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 
@@ -225,12 +224,7 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpRespons
     if entrant is None:
         messages.error(request, _("You are not entered in this tournament."))
     else:
-        try:
-            services.entrant_withdraw(entrant=entrant, by=_user(request))
-        except ValidationError as error:
-            messages.error(request, _error_text(error))
-        else:
-            messages.success(request, _("You have withdrawn."))
+        _told(request, lambda: services.entrant_withdraw(entrant=entrant, by=_user(request)), _("You have withdrawn."))
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 
@@ -339,12 +333,11 @@ def dispute_file(request: HttpRequest, tournament_id: int, pairing_id: int) -> H
     if not form.is_valid():
         messages.error(request, _("Say what happened."))
     else:
-        try:
-            services.dispute_file(pairing=pairing, user=_user(request), text=form.cleaned_data["text"])
-        except ValidationError as error:
-            messages.error(request, _error_text(error))
-        else:
-            messages.success(request, _("The director has your dispute."))
+        text = form.cleaned_data["text"]
+        _told(
+            request, lambda: services.dispute_file(pairing=pairing, user=_user(request), text=text),
+            _("The director has your dispute."),
+        )  # fmt: skip
     return redirect("tournaments:detail", tournament_id=tournament_id)
 
 
