@@ -7,6 +7,7 @@ is seen only by its owner, its players and whoever opened its link (remembered i
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 from typing import Any, cast
 
 from django.contrib import messages
@@ -276,20 +277,25 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
     return redirect("games:table", table_id=table.pk)
 
 
-def _owner_only(request: HttpRequest, table: Table) -> HttpResponse | None:
-    if table.owner_id != request.user.pk:
-        return HttpResponseForbidden(_("Only the table's owner may do that."))
-    return None
+def owner_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A table owner's view: it is given the table (404 if the reader may not see it) in place of its id;
+    anyone else is refused."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, table_id: int, **kwargs: Any) -> HttpResponse:
+        table = _visible_table(request, table_id)
+        if table.owner_id != request.user.pk:
+            return HttpResponseForbidden(_("Only the table's owner may do that."))
+        return view(request, table, **kwargs)
+
+    return checked
 
 
 @login_required
 @require_POST
-def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
+@owner_only
+def table_bots(request: HttpRequest, table: Table) -> HttpResponse:
     """Seat a bot of the chosen level: in one seat if it is named, else in every empty seat."""
-    table = _visible_table(request, table_id)
-    refused = _owner_only(request, table)
-    if refused:
-        return refused
     form = BotForm(request.POST)
     if not form.is_valid():
         return _back_to_table(request, table, _("Choose a bot level."))
@@ -301,11 +307,8 @@ def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def table_remove_bot(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _visible_table(request, table_id)
-    refused = _owner_only(request, table)
-    if refused:
-        return refused
+@owner_only
+def table_remove_bot(request: HttpRequest, table: Table) -> HttpResponse:
     try:
         services.table_remove_seat_bot(table=table, seat=int(request.POST.get("seat", "")))
     except (ValueError, ValidationError) as error:
