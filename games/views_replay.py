@@ -23,7 +23,8 @@ from games.decisions import decision_of
 from games.logtext import log_lines
 from games.models import Game, GameStatus, Result
 from games.replays import replay_steps, shuffle_check, voided_deal_checks
-from games.views import _visible_game, card_strings, rules_in_words
+from games.table_strings import card_strings
+from games.views import _visible_game, rules_in_words
 
 
 AnalysisSource = Callable[[Game], "dict[str, Any] | None"]
