@@ -8,6 +8,7 @@ who may not direct the tournament is refused with 403 before the service is aske
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from django.core.exceptions import ValidationError
@@ -405,12 +406,21 @@ class TournamentStart(_Write):
         return Response(TournamentSerializer(_tournament(pk)).data)
 
 
-def _pairing(request: Request, pk: int, pairing_id: int) -> tuple[Tournament, Pairing] | Response:
+def _adjudicate(
+    request: Request, pk: int, pairing_id: int, serializer: type[serializers.Serializer],
+    act: Callable[[Pairing, dict[str, Any]], None],
+) -> Response:
+    """A director's decision on a pairing: the pairing (404), the director (403), the body checked by
+    ``serializer`` (400), then ``act`` with the pairing and the checked body; the answer is the pairing as it
+    now stands."""
     tournament = _tournament(pk)
     pairing = get_object_or_404(Pairing, pk=pairing_id, tournament=tournament)
     if not _directs(request, tournament):
         return Response(NOT_DIRECTOR, status=status.HTTP_403_FORBIDDEN)
-    return tournament, pairing
+    given = serializer(data=request.data)
+    given.is_valid(raise_exception=True)
+    act(pairing, given.validated_data)
+    return Response(_pairing_answer(tournament, pairing))
 
 
 class PairingResult(_Write):
@@ -418,17 +428,13 @@ class PairingResult(_Write):
 
     @extend_schema(request=ResultSerializer, responses={200: PairingSerializer, 400: REFUSED, 403: REFUSED})
     def post(self, request: Request, pk: int, pairing_id: int) -> Response:
-        found = _pairing(request, pk, pairing_id)
-        if isinstance(found, Response):
-            return found
-        tournament, pairing = found
-        given = ResultSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        tournament_services.pairing_set_result(
-            pairing=pairing, points=given.validated_data["points"], by=_user(request),
-            reason=given.validated_data["reason"], seen_version=given.validated_data["version"],
-        )  # fmt: skip
-        return Response(_pairing_answer(tournament, pairing))
+        def set_result(pairing: Pairing, given: dict[str, Any]) -> None:
+            tournament_services.pairing_set_result(
+                pairing=pairing, points=given["points"], by=_user(request), reason=given["reason"],
+                seen_version=given["version"],
+            )
+
+        return _adjudicate(request, pk, pairing_id, ResultSerializer, set_result)
 
 
 class PairingForfeit(_Write):
@@ -436,21 +442,17 @@ class PairingForfeit(_Write):
 
     @extend_schema(request=ForfeitSerializer, responses={200: PairingSerializer, 400: REFUSED, 403: REFUSED})
     def post(self, request: Request, pk: int, pairing_id: int) -> Response:
-        found = _pairing(request, pk, pairing_id)
-        if isinstance(found, Response):
-            return found
-        tournament, pairing = found
-        given = ForfeitSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        keys = set(given.validated_data["entrants"])
-        forfeiting = [seat.entrant for seat in pairing.seats.select_related("entrant") if seat.entrant.key in keys]
-        if len(forfeiting) != len(keys):
-            raise ValidationError({"entrants": "name entrants of this pairing"})
-        tournament_services.pairing_forfeit(
-            pairing=pairing, forfeiting=forfeiting, by=_user(request), reason=given.validated_data["reason"],
-            seen_version=given.validated_data["version"],
-        )
-        return Response(_pairing_answer(tournament, pairing))
+        def forfeit(pairing: Pairing, given: dict[str, Any]) -> None:
+            keys = set(given["entrants"])
+            forfeiting = [seat.entrant for seat in pairing.seats.select_related("entrant") if seat.entrant.key in keys]
+            if len(forfeiting) != len(keys):
+                raise ValidationError({"entrants": "name entrants of this pairing"})
+            tournament_services.pairing_forfeit(
+                pairing=pairing, forfeiting=forfeiting, by=_user(request), reason=given["reason"],
+                seen_version=given["version"],
+            )
+
+        return _adjudicate(request, pk, pairing_id, ForfeitSerializer, forfeit)
 
 
 def _pairing_answer(tournament: Tournament, pairing: Pairing) -> dict[str, Any]:

@@ -105,7 +105,7 @@ def channel_layer_settings(*, redis_url: str | None, kind: str = "") -> dict[str
     if kind != "lists":
         # A group message is one PUBLISH, received once by each server process with sockets in the group,
         # which hands it to them; the list layer pushes a copy to each socket's list and each process
-        # pops them one by one: bench/live.py measured about 15 % less server CPU a move with Pub/Sub.
+        # pops them one by one, which costs the server more CPU a move (docs/experiments.md, CHANNEL_LAYER).
         # Delivery is at most once: a message published while a process reconnects to Redis is lost
         # (the game page asks for its view again after a silence; a move's answer is the next view).
         return {

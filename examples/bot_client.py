@@ -6,17 +6,13 @@ API token of a bot account (the /bots/ page explains how to get one):
 
     DURAK_TOKEN=durak_... python examples/bot_client.py --server http://127.0.0.1:8000
 
-Without --game it opens a heads-up table, seats one of the site's bots (--level) and plays that game; with
---game it plays the game of that id, in which its account holds a seat. It prints one JSON line when the
-game is over: the game, its seat, the result and how many moves it made.
-
-What it does, step by step:
-1. REST (`Authorization: Bearer <token>`): POST /api/v1/tables/ opens the table and sits the bot down,
-   POST /api/v1/tables/<id>/bots/ fills the other seat; the table's answer names the game.
-2. WebSocket /ws/bot/game/<id>/ with the same header: each `game.view` carries the seat's view (its hand,
-   `legal`, `waiting`, `seq`), the public move log `actions` and the deal's face-up card `face_up`, from which
-   games.bots.knowledge rebuilds what the seat may know; the heuristic picks one of the legal moves and the
-   client sends {"type": "action", "action": ..., "seq": ...}.
+Without --game it opens a heads-up table over REST (`Authorization: Bearer <token>`), seats one of the
+site's bots (--level) and plays that game; with --game it plays the game of that id, in which its account
+holds a seat. On the socket /ws/bot/game/<id>/ each `game.view` carries the seat's view, the public move
+log `actions` and the deal's face-up card `face_up`, from which games.bots.knowledge rebuilds what the seat
+may know; the heuristic picks one of `legal` and the client sends {"type": "action", "action", "seq"}.
+It prints one JSON line when the game is over: the game, its seat, the result and how many moves it made.
+The endpoints and the protocol: docs/api.md.
 """
 
 from __future__ import annotations

@@ -4,16 +4,13 @@ or orders it replayed with a fresh deal.
 One writer per game (STYLE.md 6): the decision locks the game's row and checks that it is still being played
 (and, when the caller names one, that `seq` is its current version), so a decision on a game that has just
 ended, or a second decision, is refused and changes nothing. The decision is written into the game's record as
-the optional field `decision` (DESIGN.md's record, extended compatibly: `{"by": "director", "kind": ...,
-"places": ..., "reason": ...}`, and `replayed_by` once a replay is dealt), and the game is finalised at once in
-the same transaction through `games.services.game_finalise`, which takes the decided places for the result: so
-ratings and tournaments hear of a decided game as of any other (games.hooks), and it is rated by its pool's
-rules. A replayed game is finalised without a result that counts: no hook is called (nothing rated, nothing
-scored), and its replacement takes its place.
-
-After the commit every reader of the game (players and spectators alike) is sent the same `game.decision`
-message: what was decided, the places, the director's reason and, for a replay, the new game's URL. It names
-seats, never a card.
+the optional field `decision` (DESIGN.md's record, extended compatibly; its keys: docs/architecture.md,
+"Tournaments"), and the game is finalised at once in the same transaction through
+`games.services.game_finalise` with the decided places: ratings and tournaments hear of it as of any other game
+(games.hooks). A replayed game is finalised with no hook called (nothing rated, nothing scored), and its
+replacement takes its place. After the commit every reader of the game is sent the same `game.decision`
+message (docs/protocol.md): what was decided, the places, the reason and, for a replay, the new game's URL.
+It names seats, never a card.
 """
 
 from __future__ import annotations

@@ -126,10 +126,11 @@ class Game(models.Model):
     timer_at = models.DateTimeField(null=True, blank=True)
     timeouts = models.JSONField(default=list)  # consecutive timeouts per seat
     autopilot = models.JSONField(default=list)  # per seat: played by the autopilot bot after 3 timeouts
-    surrendered = models.PositiveSmallIntegerField(null=True, blank=True)  # the seat that gave up, if one did
+    # The seat that gave up or whose clock fell, if one did: the record's last action is then his surrender.
+    surrendered = models.PositiveSmallIntegerField(null=True, blank=True)
     # Deals voided by redeal_five_same_suit, oldest first: {"seat", "suit", "seed", "salt", "commitment"}
     # (games.services.game_redeal). Each bumped `seq` without an action, so the record holds
-    # `seq - len(redeals)` actions (a surrender bumps it once more, at the end).
+    # `seq - len(redeals)` actions (a director's decision bumps it once more, at the end).
     redeals = models.JSONField(default=list, blank=True)
     # Bumped by every change of the game's seats while it is played: once a game has started its seats hold
     # the same people and bots, and only their open sockets' count changes (games.services.seat_connected).

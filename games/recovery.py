@@ -1,14 +1,11 @@
 """Games whose next task was lost pick up again (issue 10, faults).
 
 Every move schedules what comes next (a bot's move, the turn timer, the finalisation) on the broker. A
-broker that restarts empty (Redis keeps nothing on disk here), a worker killed before it acknowledged, or a
-server process restarted with its in-process timers would otherwise leave a game waiting for ever. The
-sweep finds such games from what the database says and schedules their task again:
-
-- a turn timer whose deadline passed more than `slack_s` ago: `turn_timeout` for the current version (in a
-  clock game the deadline is the first running clock's fall, so a lost fall is found the same way);
-- a bot (or autopiloted) seat the game has waited for longer than `bot_after_s`: `bot_move`;
-- a finished game without its result: `finalise_game`.
+broker that restarts empty, a worker killed before it acknowledged, or a server process restarted with its
+in-process timers would otherwise leave a game waiting for ever. The sweep finds such games from what the
+database says and schedules their task again: `turn_timeout` for a deadline passed more than `slack_s` ago
+(in a clock game the first running clock's fall), `bot_move` for a bot (or autopiloted) seat waited for
+longer than `bot_after_s`, `finalise_game` for a finished game without its result.
 
 Each task takes the version it answers and the services re-check it under the game's row lock, so a task
 that was not lost after all, and its copy, change the game once. The sweep runs every

@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.engine import EngineError, IllegalAction, MalformedRecord, load_record, play, verify_commitment
 from games.engine.cards import card_name, names
@@ -111,57 +112,69 @@ def _cards_in_words(text: str) -> str:
     return " ".join(card_text(name) if re.fullmatch(_CARD, name) else name for name in text.split())
 
 
+def _seat_words(seat: str, seat_words: Sequence[str]) -> str:
+    number = int(seat)
+    return seat_words[number] if 0 <= number < len(seat_words) else seat
+
+
+def _card_words(card: str, seat_words: Sequence[str]) -> str:
+    return card_text(card)
+
+
+def _cards_words(cards: str, seat_words: Sequence[str]) -> str:
+    return _cards_in_words(cards)
+
+
+# The engine's refusals a replay says in the reader's words, tried in order: a pattern found in the engine's
+# reason, the sentence (marked here, translated when said) and, for each group of the pattern, the sentence's
+# field and how it is said (a seat by its name, cards as the table writes them).
+_REFUSALS: tuple[tuple[re.Pattern[str], str, tuple[tuple[str, Callable[[str, Sequence[str]], str]], ...]], ...] = (
+    (re.compile(r"seat (\d+) cannot \w+(?: with)? (.+): not in his hand"),
+     gettext_noop("Move %(n)s is not allowed: %(who)s does not hold %(cards)s."),
+     (("who", _seat_words), ("cards", _cards_words))),
+    (re.compile(r"only the defender \(seat (\d+)\) (covers|takes|transfers)"),
+     gettext_noop("Move %(n)s is not allowed: only the defender, %(who)s, may cover, take or transfer."),
+     (("who", _seat_words),)),
+    (re.compile(r"seat (\d+) leads this bout, not seat (\d+)"),
+     gettext_noop("Move %(n)s is not allowed: %(leader)s leads this bout, not %(who)s."),
+     (("leader", _seat_words), ("who", _seat_words))),
+    (re.compile(rf"throw-in ({_CARD}(?: {_CARD})*): no card of that rank"),
+     gettext_noop("Move %(n)s is not allowed: no card of the rank of %(cards)s is on the table."),
+     (("cards", _cards_words),)),
+    (re.compile(rf"({_CARD}) is not an attack card on the table"),
+     gettext_noop("Move %(n)s is not allowed: %(card)s is not an attack card on the table."),
+     (("card", _card_words),)),
+    (re.compile(rf"({_CARD}) is already covered"),
+     gettext_noop("Move %(n)s is not allowed: %(card)s is already covered."),
+     (("card", _card_words),)),
+    (re.compile(r"seat (\d+) is out of the game"),
+     gettext_noop("Move %(n)s is not allowed: %(who)s is already out of the game."),
+     (("who", _seat_words),)),
+    (re.compile("the game is over"),
+     gettext_noop("Move %(n)s is not allowed: the game is already over."), ()),
+    (re.compile("nothing to take"),
+     gettext_noop("Move %(n)s is not allowed: every attack card is covered, there is nothing to take."), ()),
+    (re.compile("cannot pass while attack cards are uncovered"),
+     gettext_noop("Move %(n)s is not allowed: nobody may pass while an attack card is uncovered."), ()),
+)
+
+
 def illegal_in_words(index: int, reason: str, action: dict[str, Any], seat_words: Sequence[str]) -> str:
     """Move ``index + 1`` refused by the rules, said in the active language: the engine's reason (English, for
-    programs) is read for the common cases; any other is told as the move in words and "not allowed"."""
+    programs) is read for the common cases (a cover that does not beat, and ``_REFUSALS``); any other is told
+    as the move in words and "not allowed"."""
     move = index + 1
-
-    def who(seat: str) -> str:
-        number = int(seat)
-        return seat_words[number] if 0 <= number < len(seat_words) else seat
-
+    # A cover that does not beat is the whole of the reason after the seat's prefix.
     matched = re.fullmatch(rf"cover ({_CARD}) does not beat ({_CARD})", reason.split(": ", 1)[-1])
     if matched:
         return _("Move %(n)s is not allowed: %(card)s does not beat %(attack)s.") % {
             "n": move, "card": card_text(matched[1]), "attack": card_text(matched[2]),
         }  # fmt: skip
-    matched = re.search(r"seat (\d+) cannot \w+(?: with)? (.+): not in his hand", reason)
-    if matched:
-        return _("Move %(n)s is not allowed: %(who)s does not hold %(cards)s.") % {
-            "n": move, "who": who(matched[1]), "cards": _cards_in_words(matched[2]),
-        }  # fmt: skip
-    matched = re.search(r"only the defender \(seat (\d+)\) (covers|takes|transfers)", reason)
-    if matched:
-        return _("Move %(n)s is not allowed: only the defender, %(who)s, may cover, take or transfer.") % {
-            "n": move, "who": who(matched[1]),
-        }  # fmt: skip
-    matched = re.search(r"seat (\d+) leads this bout, not seat (\d+)", reason)
-    if matched:
-        return _("Move %(n)s is not allowed: %(leader)s leads this bout, not %(who)s.") % {
-            "n": move, "leader": who(matched[1]), "who": who(matched[2]),
-        }  # fmt: skip
-    matched = re.search(rf"throw-in ({_CARD}(?: {_CARD})*): no card of that rank", reason)
-    if matched:
-        return _("Move %(n)s is not allowed: no card of the rank of %(cards)s is on the table.") % {
-            "n": move, "cards": _cards_in_words(matched[1]),
-        }  # fmt: skip
-    matched = re.search(rf"({_CARD}) is not an attack card on the table", reason)
-    if matched:
-        return _("Move %(n)s is not allowed: %(card)s is not an attack card on the table.") % {
-            "n": move, "card": card_text(matched[1]),
-        }  # fmt: skip
-    matched = re.search(rf"({_CARD}) is already covered", reason)
-    if matched:
-        return _("Move %(n)s is not allowed: %(card)s is already covered.") % {"n": move, "card": card_text(matched[1])}
-    matched = re.search(r"seat (\d+) is out of the game", reason)
-    if matched:
-        return _("Move %(n)s is not allowed: %(who)s is already out of the game.") % {"n": move, "who": who(matched[1])}
-    if "the game is over" in reason:
-        return _("Move %(n)s is not allowed: the game is already over.") % {"n": move}
-    if "nothing to take" in reason:
-        return _("Move %(n)s is not allowed: every attack card is covered, there is nothing to take.") % {"n": move}
-    if "cannot pass while attack cards are uncovered" in reason:
-        return _("Move %(n)s is not allowed: nobody may pass while an attack card is uncovered.") % {"n": move}
+    for pattern, sentence, fields in _REFUSALS:
+        found = pattern.search(reason)
+        if found:
+            said = {name: say(found[group], seat_words) for group, (name, say) in enumerate(fields, start=1)}
+            return _(sentence) % {"n": move, **said}
     seat = action.get("seat")
     line = log_lines(
         [{"seq": index, "seat": seat, "action": action}], list(seat_words), translation.get_language() or "en"

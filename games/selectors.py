@@ -129,20 +129,23 @@ def game_seats(game: Game) -> list[Seat]:
 def _log_entries(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
     actions = game.record.get("actions", [])
     start = max(0, len(actions) - LOG_LINES)
-    entries = [
+    return [
         {
             "seq": index,
             "seat": raw["seat"],
-            "action": {key: value for key, value in raw.items() if key not in ("seat", "timer", "autopilot")},
+            "action": _logged_action(game, raw),
             "timer": bool(raw.get("timer")),
             "autopilot": bool(raw.get("autopilot")),
         }
         for index, raw in enumerate(actions[start:], start=start)
     ]
-    if game.surrendered is not None:
-        kind = "flag" if game.flagged is not None else "surrender"
-        entries.append({"seq": len(actions), "seat": game.surrendered, "action": {"type": kind}})
-    return entries[-LOG_LINES:]
+
+
+def _logged_action(game: Game, raw: dict[str, Any]) -> dict[str, Any]:
+    """A record's action as the log shows it: a clock's fall is recorded as a surrender and shown as a fall."""
+    if raw.get("type") == "surrender" and game.flagged is not None:
+        return {"type": "flag"}
+    return {key: value for key, value in raw.items() if key not in ("seat", "timer", "autopilot")}
 
 
 def _result_json(game: Game, result: Result | None) -> dict[str, Any] | None:
@@ -359,13 +362,10 @@ def game_log_lines(*, game: Game, language: str) -> list[dict[str, Any]]:
     with translation.override(language):
         names = [seat_name(one) for one in seats]
     entries = [
-        {"seq": index, "seat": raw["seat"], "action": raw, "timer": bool(raw.get("timer")),
+        {"seq": index, "seat": raw["seat"], "action": _logged_action(game, raw), "timer": bool(raw.get("timer")),
          "autopilot": bool(raw.get("autopilot"))}
         for index, raw in enumerate(game.record.get("actions", []))
     ]  # fmt: skip
-    if game.surrendered is not None:
-        kind = "flag" if game.flagged is not None else "surrender"
-        entries.append({"seq": len(entries), "seat": game.surrendered, "action": {"type": kind}})
     return log_lines(entries, names, language)
 
 

@@ -6,6 +6,8 @@ is seen only by its owner, its players and whoever opened its link (remembered i
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any, cast
 
 from django.contrib import messages
@@ -22,8 +24,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import BotLevel, User
 from games import aftermath, selectors, services
 from games.forms import BotForm, JoinForm, TableCreateForm, table_form_initial
-from games.logtext import rank_letters
 from games.models import Game, Table, TableStatus
+from games.table_strings import client_strings, end_strings
 
 SESSION_TABLE_ACCESS = "games_table_access"
 
@@ -230,7 +232,18 @@ def table_link(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("games:table", table_id=table.pk)
 
 
-def _after_seating(request: HttpRequest, table: Table) -> HttpResponse:
+def _back_to_table(request: HttpRequest, table: Table, error: str) -> HttpResponse:
+    messages.error(request, error)
+    return redirect("games:table", table_id=table.pk)
+
+
+def _seat(request: HttpRequest, table: Table, seating: Callable[[], object]) -> HttpResponse:
+    """Run a service that fills a seat: a refusal goes back to the table's page with its message; after a
+    seat is taken the reader goes to the game if it has started (the table was full), else to the table."""
+    try:
+        seating()
+    except ValidationError as error:
+        return _back_to_table(request, table, _error_text(error))
     table.refresh_from_db()
     game = selectors.latest_game(table=table)
     if game is not None and not game.is_finished:
@@ -244,16 +257,11 @@ def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _visible_table(request, table_id)
     form = JoinForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Choose a seat."))
-        return redirect("games:table", table_id=table.pk)
-    try:
-        services.table_join(
-            table=table, user=_user(request), seat=form.cleaned_data["seat"], password=form.cleaned_data["password"]
-        )
-    except ValidationError as error:
-        messages.error(request, _error_text(error))
-        return redirect("games:table", table_id=table.pk)
-    return _after_seating(request, table)
+        return _back_to_table(request, table, _("Choose a seat."))
+    seat, password = form.cleaned_data["seat"], form.cleaned_data["password"]
+    return _seat(
+        request, table, lambda: services.table_join(table=table, user=_user(request), seat=seat, password=password)
+    )
 
 
 @login_required
@@ -269,43 +277,38 @@ def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
     return redirect("games:table", table_id=table.pk)
 
 
-def _owner_only(request: HttpRequest, table: Table) -> HttpResponse | None:
-    if table.owner_id != request.user.pk:
-        return HttpResponseForbidden(_("Only the table's owner may do that."))
-    return None
+def owner_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A table owner's view: it is given the table (404 if the reader may not see it) in place of its id;
+    anyone else is refused."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, table_id: int, **kwargs: Any) -> HttpResponse:
+        table = _visible_table(request, table_id)
+        if table.owner_id != request.user.pk:
+            return HttpResponseForbidden(_("Only the table's owner may do that."))
+        return view(request, table, **kwargs)
+
+    return checked
 
 
 @login_required
 @require_POST
-def table_bots(request: HttpRequest, table_id: int) -> HttpResponse:
+@owner_only
+def table_bots(request: HttpRequest, table: Table) -> HttpResponse:
     """Seat a bot of the chosen level: in one seat if it is named, else in every empty seat."""
-    table = _visible_table(request, table_id)
-    refused = _owner_only(request, table)
-    if refused:
-        return refused
     form = BotForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Choose a bot level."))
-        return redirect("games:table", table_id=table.pk)
+        return _back_to_table(request, table, _("Choose a bot level."))
     level, seat = form.cleaned_data["level"], form.cleaned_data["seat"]
-    try:
-        if seat is None:
-            services.table_fill_bots(table=table, level=level)
-        else:
-            services.table_add_bot(table=table, level=level, seat=seat)
-    except ValidationError as error:
-        messages.error(request, _error_text(error))
-        return redirect("games:table", table_id=table.pk)
-    return _after_seating(request, table)
+    if seat is None:
+        return _seat(request, table, lambda: services.table_fill_bots(table=table, level=level))
+    return _seat(request, table, lambda: services.table_add_bot(table=table, level=level, seat=seat))
 
 
 @login_required
 @require_POST
-def table_remove_bot(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _visible_table(request, table_id)
-    refused = _owner_only(request, table)
-    if refused:
-        return refused
+@owner_only
+def table_remove_bot(request: HttpRequest, table: Table) -> HttpResponse:
     try:
         services.table_remove_seat_bot(table=table, seat=int(request.POST.get("seat", "")))
     except (ValueError, ValidationError) as error:
@@ -320,8 +323,7 @@ def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         game = services.game_start(table=table, by=_user(request))
     except ValidationError as error:
-        messages.error(request, _error_text(error))
-        return redirect("games:table", table_id=table.pk)
+        return _back_to_table(request, table, _error_text(error))
     return redirect("games:game", game_id=game.pk)
 
 
@@ -333,133 +335,6 @@ def _visible_game(request: HttpRequest, game_id: int) -> Game:
     if not _can_see(request, game.table):
         raise Http404
     return game
-
-
-def client_strings() -> dict[str, Any]:
-    """Every text the table's script shows, in the page's language."""
-    return {
-        "connecting": _("Connecting…"),
-        "connected": _("Connected"),
-        "reconnecting": _("Connection lost; trying again in %(s)s s…"),
-        "refused": _("The server does not let this page follow the game."),
-        "not_connected": _("Not connected to the table; your move was not sent."),
-        "error": _("Refused: %(message)s"),
-        "finished": _("The game is over."),
-        "spectating": _("You are watching this game."),
-        "sending": _("Sending your move…"),
-        "your_move": _("Your move: choose a highlighted card or a button."),
-        "hint_cover": _("Now click the attack card to cover with it."),
-        "hint_action": _("Now click a button below, or choose more cards of the same rank."),
-        "waiting_for": _("Waiting for %(names)s."),
-        "seat_n": _("Seat %(n)s"),
-        "you_name": _("%(name)s (you)"),
-        "cards_n": _("cards: %(n)s"),
-        "bot_level": _("bot, %(level)s"),
-        "team_n": _("team %(n)s"),
-        "offline": _("offline"),
-        "autopilot": _("played by the autopilot"),
-        "timeouts": _("time ran out %(n)s×"),
-        "showed_trump": _("showed a trump"),
-        "passed": _("passed"),
-        "seconds_left": _("time left: %(s)s"),
-        "clock_of": _("clock of %(name)s"),
-        "out_of_time": _("out of time"),
-        "table_empty": _("The table is empty."),
-        "no_trump": _("no trump"),
-        "cover_this": _("cover %(card)s"),
-        "accuse_card": _("Accuse %(card)s"),
-        "announce": _("One card!"),
-        "challenge": _("%(name)s, how many cards?"),
-        "hidden_face_down": _("a hidden card face down"),
-        "announced": _("said “one card!”"),
-        "forgot": _("forgot to say “one card!”"),
-        "owes_card": _("owes a card"),
-        "under_trump": _("Turned up under the trump: %(card)s"),
-        "must_take": _("An epaulette lead: it must be taken."),
-        "take": _("Take"),
-        "pass": _("Pass"),
-        "beaten": _("Beaten"),
-        "pass_after_take": _("Enough, take them"),
-        "clear_selection": _("Cancel"),
-        "key_hint": _("key %(key)s"),
-        "surrender_confirm": _("Give up this game? You will be the durak."),
-        "redeal_confirm": _("Five or more cards of one suit: void this deal and deal again?"),
-        "redealt": _("Dealt again: %(name)s had five or more %(suit)s."),
-        "draw": _("A draw: nobody is the durak."),
-        "durak_is": _("%(name)s is the durak."),
-        "durak": _("durak"),
-        "surrendered": _("%(name)s surrendered."),
-        "team_lost": _("The team of %(names)s lost."),
-        "losing_team": _("the losing team"),
-        "epaulettes": _("Epaulettes for %(name)s from %(by)s: %(cards)s"),
-        "no_subtle": _("This browser computes SHA-256 only on a secure page (HTTPS or localhost); use sha256sum."),
-        "check_ok": _("SHA-256 %(hex)s matches the commitment: the deck was dealt as committed."),
-        "check_bad": _("SHA-256 %(hex)s does NOT match the commitment."),
-        "roles": {
-            "attacking": _("attacking"),
-            "defending": _("defending"),
-            "taking": _("taking"),
-            "throwing_in": _("throwing in"),
-            "out": _("out"),
-        },
-        "actions": {
-            "attack": _("Attack %(cards)s"),
-            "throw": _("Throw in %(cards)s"),
-            "transfer": _("Transfer with %(cards)s"),
-            "show_trump": _("Show the trump %(cards)s to transfer"),
-            "give": _("Give away %(cards)s"),
-            "duel": _("Show %(cards)s: my trump is lower, the lead is mine"),
-        },
-        "levels": dict(BotLevel.choices),
-        **card_strings(),
-    }
-
-
-def card_strings() -> dict[str, Any]:
-    """How a card is named and drawn (static/games/cards.js), in the page's language: the table's and the
-    replay's scripts both draw cards."""
-    return {
-        "card_back": _("a card face down"),
-        "card_label": _("%(rank)s of %(suit)s"),
-        "joker": _("Joker"),
-        "ranks": rank_letters(),
-        "rank_names": {
-            "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9", "10": "10",
-            "J": _("jack"), "Q": _("queen"), "K": _("king"), "A": _("ace"),
-        },  # fmt: skip
-        "suit_names": {"S": _("spades"), "C": _("clubs"), "D": _("diamonds"), "H": _("hearts")},
-    }
-
-
-def end_strings() -> dict[str, Any]:
-    """The texts of the result panel and the rematch (static/games/result.js), in the page's language."""
-    return {
-        "you_won": _("You won!"),
-        "you_durak": _("You are the durak"),
-        "your_team_lost": _("Your team lost"),
-        "your_team_won": _("Your team won!"),
-        "you_place": _("You finished in place %(n)s"),
-        "game_over": _("Game over"),
-        "draw_title": _("A draw"),
-        "provisional": _("provisional"),
-        "rating_title": _("Rating %(before)s → %(after)s"),
-        "rematch": _("Rematch"),
-        "offer_again": _("Offer again"),
-        "accept": _("Accept the rematch"),
-        "decline": _("Decline"),
-        "offered_by_you": _("You offered a rematch. Waiting for %(names)s…"),
-        "you_accepted": _("You accepted the rematch. Waiting for %(names)s…"),
-        "offers_rematch": _("%(name)s offers a rematch."),
-        "declined": _("%(name)s declined the rematch."),
-        "starting": _("The rematch has started."),
-        "go_to_rematch": _("Go to the rematch"),
-        # A director stopped the game and decided it (games.decisions).
-        "decision_award": _("The game is awarded to %(names)s."),
-        "decision_draw": _("The game is scored a draw."),
-        "decision_replay": _("The game will be played again with a fresh deal; this page moves to the new game."),
-        "decision_reason": _("Reason: %(reason)s"),
-        "go_to_replay": _("Go to the new game"),
-    }
 
 
 def sound_settings(request: HttpRequest) -> dict[str, Any]:

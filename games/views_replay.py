@@ -23,7 +23,8 @@ from games.decisions import decision_of
 from games.logtext import log_lines
 from games.models import Game, GameStatus, Result
 from games.replays import replay_steps, shuffle_check, voided_deal_checks
-from games.views import _visible_game, card_strings, rules_in_words
+from games.table_strings import card_strings
+from games.views import _visible_game, rules_in_words
 
 
 AnalysisSource = Callable[[Game], "dict[str, Any] | None"]
@@ -164,13 +165,11 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     record = selectors.game_record_json(game=game)
     replayed = replay_steps(record, names, language)
     result = selectors.game_result(game)
-    if game.surrendered is not None and replayed.steps:
-        last = replayed.steps[-1]
-        kind = "flag" if game.flagged is not None else "surrender"
-        line = log_lines(
-            [{"seq": last["n"], "seat": game.surrendered, "action": {"type": kind}}], names, language
-        )[0]["text"]
-        replayed.steps[-1] = {**last, "end_line": line}
+    last = replayed.steps[-1]
+    if game.flagged is not None and (last["action"] or {}).get("type") == "surrender":
+        # A clock's fall is recorded as a surrender (games.services.changes: GameChange.end) and told as a fall.
+        flag = {"seq": last["n"] - 1, "seat": last["seat"], "action": {"type": "flag"}}
+        replayed.steps[-1] = {**last, "line": log_lines([flag], names, language)[0]["text"]}
     move, clamped = _requested_move(request, len(replayed.steps) - 1)
     check = shuffle_check(commitment=game.commitment, salt=game.salt, deck=game.revealed_deck, record=record)
     analysis = analysis_json_for(game)

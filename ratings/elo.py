@@ -3,49 +3,14 @@
 No Django, no I/O. ``ratings/services.py`` loads ratings, calls :func:`apply_game` (or :func:`rate_game`)
 and stores the result; ``manage.py ratings_recompute`` calls :func:`replay` / :func:`recompute`, which run
 the very same :func:`apply_game` over the pool's games in order, so a recomputation gives bit-for-bit the
-ratings the incremental updates gave.
+ratings the incremental updates gave. Ratings are unrounded floats (keep them in a float column, or a
+recomputation stops matching) and are shown rounded half away from zero (FIDE 8.3.4).
 The values here are named ``Elo*`` (:class:`EloRating`, :class:`EloGame`, :class:`EloChange`) so that they
 are never taken for the rows of ``ratings/models.py`` (``PlayerRating``, ``RatedGame``, ``RatingChange``).
 
-Sources. The formulas follow the FIDE Rating Regulations, FIDE Handbook B.02, effective 1 March 2024
-(the numbers of the 2014-2023 editions in brackets), with the deviations listed here:
-
-- Expected score: FIDE reads it from table 8.1.2 [8.1(b)], which comes from the normal distribution. We
-  use Elo's logistic curve ``1 / (1 + 10 ** (-D / 400))`` instead, as lichess and most online Elo systems
-  do; at D = 100 it gives 0.640 (table: 0.64), at D = 400 it gives 0.909 (table: 0.92).
-- The rating difference D is capped at 400 points (FIDE 8.3.1 [8.54]). We cap it for everyone; the
-  October 2025 amendment that lifts the cap for players rated 2650 and over is not followed.
-- Rating change ``K * (score - expected)`` (FIDE 8.3.2 [8.55]), applied after every game rather than once
-  per rating period.
-- K-factor (FIDE 8.3.3 [8.56]): 40 for a player's first 30 games, 20 while below 2400, 10 once 2400 has
-  been reached, and it stays 10 even if the rating drops below 2400 again. "Reached" is judged on the
-  rating after each game (ours are published after every game). Not followed: K = 40 for juniors (we do
-  not know ages) and the K x n <= 700 limit (it is per rating period, and we have none).
-- Initial rating 1500 for everyone (FIDE computes a first rating from the first five games; issue 6 fixes
-  1500 instead).
-
-Durak extensions (ours, not FIDE's):
-
-- A game is described by its *places*: groups of seats in finishing order, best first. Seats in one group
-  went out in the same bout and drew each other; the durak's group comes last. Heads-up is the two-seat
-  case.
-- Multi-player games are decomposed into all pairs of seats: each pair is a heads-up game scored 1, 1/2
-  or 0 by the pair's places. A player's change is ``K / (n - 1) * sum(score - expected)`` over the
-  ``n - 1`` opponents: K times the mean pairwise surprise, so a table moves a rating about as much as one
-  heads-up game. A table counts as one game towards the 30 provisional games, whatever its size.
-- A drawn game (nobody is durak) is a draw between every pair at the table, including players who went
-  out earlier: RULES.md returns the stake in a draw, so the game is one that nobody lost and nobody won.
-- Teams: a team is rated as its members' average rating, developing at its members' average K; teams are
-  placed like players (the winning team ahead of the losing one, or level in a draw), and every member's
-  rating moves by their team's change.
-
-Rounding policy: ratings are stored as unrounded floats (IEEE doubles; keep them in a float column, not a
-decimal or integer one, or a recomputation stops matching). Ratings and changes are shown as whole numbers
-rounded half away from zero (the convention of FIDE 8.3.4), and a change is shown as the difference of the
-shown ratings, so the numbers a player sees add up. A provisional rating is shown with a "?" after it.
-
-Heads-up check (FIDE-style): A 1500 (K 20) beats B 1700 (K 20). D = -200,
-E_A = 1 / (1 + 10 ** 0.5) = 0.2403, so A gains 20 * (1 - 0.2403) = +15.19 and B loses 15.19.
+The formulas follow the FIDE Rating Regulations (Handbook B.02, 1 March 2024), each cited beside its code.
+The deviations from FIDE, the Durak extensions (places, pairwise multi-player games, draws, teams), the
+rounding policy and a worked heads-up example: docs/architecture.md, "Ratings".
 """
 
 from __future__ import annotations

@@ -2,15 +2,13 @@
 
 Nothing here decides anything: each flag is a reason to look at the games, with the numbers that raised it.
 
-- **Frequent pair**: two accounts whose rated games are mostly against each other (rating trading needs
-  many games between the same two accounts; honest regulars meet many people).
+- **Frequent pair**: two accounts whose rated games are mostly against each other (rating trading).
 - **Losing pattern**: one account finishes behind one particular opponent far more often than behind
   everyone else (an account feeding another its rating).
-- **Bot-like timing**: a human account whose thinking times are too quick or too regular for a person
-  (people vary: a quick card after a long think; a program answers in the same fraction of a second).
-- **Accuracy above his rating** (game review, issue 34): an account whose mean accuracy over its analysed games
-  stands far above the mean of the players rated near it in the same pool (within ``accuracy_band``), as
-  lichess compares a player's accuracy with his rating's.
+- **Bot-like timing**: a human account whose thinking times are too quick or too regular for a person.
+- **Accuracy above his rating** (game review, issue 34): an account whose mean accuracy over its analysed
+  games stands far above the mean of the players rated near it in the same pool (within ``accuracy_band``),
+  as lichess compares a player's accuracy with his rating's.
 - **Steady accuracy**: a high mean accuracy with little spread over many analysed games; people have bad
   games, an engine does not.
 """

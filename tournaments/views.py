@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import wraps
 from typing import Any, cast
 
 from django.contrib import messages
@@ -49,6 +50,39 @@ def _tournament(tournament_id: int) -> Tournament:
     return get_object_or_404(
         Tournament.objects.select_related("director", "rating_pool", "qualifier"), pk=tournament_id
     )
+
+
+def director_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A director's view: it is given the tournament (404 if there is none) and the director in place of the
+    tournament's id; anyone who may not direct the tournament is refused."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, tournament_id: int, **kwargs: Any) -> HttpResponse:
+        tournament = _tournament(tournament_id)
+        user = _user(request)
+        if not services.can_direct(user=user, tournament=tournament):
+            return HttpResponseForbidden(_("Only the tournament's director may do that."))
+        return view(request, tournament, user, **kwargs)
+
+    return checked
+
+
+def _told(request: HttpRequest, service: Callable[[], object], done: str) -> None:
+    """Run ``service``; the next page says its refusal, or ``done``."""
+    try:
+        service()
+    except ValidationError as error:
+        messages.error(request, _error_text(error))
+    else:
+        messages.success(request, done)
+
+
+def _back_to_direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Back to the director's page, or to the part of it the form names (``next``)."""
+    back = request.POST.get("next", "")
+    if back.startswith(reverse("tournaments:direct", args=[tournament_id])):
+        return redirect(back)
+    return redirect("tournaments:direct", tournament_id=tournament_id)
 
 
 def _tiebreak_names(tournament: Tournament) -> list[tuple[str, str]]:
@@ -154,13 +188,14 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
                 messages.error(request, " ".join(str(error) for error in errors))
             return redirect("tournaments:detail", tournament_id=tournament.pk)
         partners, team_name = form.cleaned_data["partners"], form.cleaned_data["team_name"]
-    try:
-        services.tournament_register(tournament=tournament, user=_user(request), partners=partners, team_name=team_name,
-                                     code=request.POST.get("code", ""))
-    except ValidationError as error:
-        messages.error(request, _error_text(error))
-    else:
-        messages.success(request, _("You are entered. The pairings are published when each round starts."))
+    code = request.POST.get("code", "")
+    _told(
+        request,
+        lambda: services.tournament_register(
+            tournament=tournament, user=_user(request), partners=partners, team_name=team_name, code=code
+        ),
+        _("You are entered. The pairings are published when each round starts."),
+    )
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 
@@ -171,15 +206,13 @@ def team_answer(request: HttpRequest, tournament_id: int, answer: str) -> HttpRe
     tournament = _tournament(tournament_id)
     if answer not in ("accept", "decline"):
         raise Http404
-    try:
-        if answer == "accept":
-            services.team_accept(tournament=tournament, user=_user(request))
-        else:
-            services.team_decline(tournament=tournament, user=_user(request))
-    except ValidationError as error:
-        messages.error(request, _error_text(error))
+    if answer == "accept":
+        _told(request, lambda: services.team_accept(tournament=tournament, user=_user(request)), _("You are in the team."))
     else:
-        messages.success(request, _("You are in the team.") if answer == "accept" else _("You declined; the team is not entered."))
+        _told(
+            request, lambda: services.team_decline(tournament=tournament, user=_user(request)),
+            _("You declined; the team is not entered."),
+        )  # fmt: skip
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 
@@ -191,12 +224,7 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpRespons
     if entrant is None:
         messages.error(request, _("You are not entered in this tournament."))
     else:
-        try:
-            services.entrant_withdraw(entrant=entrant, by=_user(request))
-        except ValidationError as error:
-            messages.error(request, _error_text(error))
-        else:
-            messages.success(request, _("You have withdrawn."))
+        _told(request, lambda: services.entrant_withdraw(entrant=entrant, by=_user(request)), _("You have withdrawn."))
     return redirect("tournaments:detail", tournament_id=tournament.pk)
 
 
@@ -305,12 +333,11 @@ def dispute_file(request: HttpRequest, tournament_id: int, pairing_id: int) -> H
     if not form.is_valid():
         messages.error(request, _("Say what happened."))
     else:
-        try:
-            services.dispute_file(pairing=pairing, user=_user(request), text=form.cleaned_data["text"])
-        except ValidationError as error:
-            messages.error(request, _error_text(error))
-        else:
-            messages.success(request, _("The director has your dispute."))
+        text = form.cleaned_data["text"]
+        _told(
+            request, lambda: services.dispute_file(pairing=pairing, user=_user(request), text=text),
+            _("The director has your dispute."),
+        )  # fmt: skip
     return redirect("tournaments:detail", tournament_id=tournament_id)
 
 
@@ -485,7 +512,4 @@ def direct_act(request: HttpRequest, tournament_id: int, act: str) -> HttpRespon
         messages.error(request, str(error))
     else:
         messages.success(request, done)
-    back = request.POST.get("next", "")
-    if back.startswith(reverse("tournaments:direct", args=[tournament.pk])):
-        return redirect(back)
-    return redirect("tournaments:direct", tournament_id=tournament.pk)
+    return _back_to_direct(request, tournament.pk)

@@ -8,26 +8,17 @@ the reason and the version the director looked at.
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
-from django.shortcuts import get_object_or_404, redirect
-from django.urls import reverse
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournaments import services
-from tournaments.models import MatchGame, Pairing
+from accounts.models import User
+from tournaments.models import MatchGame, Pairing, Tournament
 from tournaments.services import results
-from tournaments.views import _error_text, _seen_version, _tournament, _user
-
-
-def _back(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    back = request.POST.get("next", "")
-    if back.startswith(reverse("tournaments:direct", args=[tournament_id])):
-        return redirect(back)
-    return redirect("tournaments:direct", tournament_id=tournament_id)
+from tournaments.views import _back_to_direct, _seen_version, _told, director_only
 
 
 def _confirmed(request: HttpRequest) -> None:
@@ -61,50 +52,43 @@ def _optional_int(request: HttpRequest, name: str) -> int | None:
 
 @login_required
 @require_POST
-def board_result(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
+@director_only
+def board_result(request: HttpRequest, tournament: Tournament, user: User, pairing_id: int) -> HttpResponse:
     """The outcome the director clicked for a board (tournaments.services.results.OUTCOMES)."""
-    tournament = _tournament(tournament_id)
-    user = _user(request)
-    if not services.can_direct(user=user, tournament=tournament):
-        return HttpResponseForbidden(_("Only the tournament's director may do that."))
     pairing = get_object_or_404(Pairing, tournament=tournament, pk=pairing_id)
-    try:
+
+    def decide() -> None:
         _confirmed(request)
         results.pairing_decide(
             pairing=pairing, outcome=request.POST.get("outcome", ""), by=user, reason=request.POST.get("reason", ""),
             seen_version=_seen_version(request), places=_places(request),
         )  # fmt: skip
-    except ValidationError as error:
-        messages.error(request, _error_text(error))
-    else:
-        messages.success(request, _("The result is recorded; the standings follow."))
-    return _back(request, tournament.pk)
+
+    _told(request, decide, _("The result is recorded; the standings follow."))
+    return _back_to_direct(request, tournament.pk)
 
 
 @login_required
 @require_POST
-def game_decide(request: HttpRequest, tournament_id: int, match_game_id: int) -> HttpResponse:
+@director_only
+def game_decide(request: HttpRequest, tournament: Tournament, user: User, match_game_id: int) -> HttpResponse:
     """The director stops a game being played and decides it (award, draw, replay)."""
-    tournament = _tournament(tournament_id)
-    user = _user(request)
-    if not services.can_direct(user=user, tournament=tournament):
-        return HttpResponseForbidden(_("Only the tournament's director may do that."))
     match_game = get_object_or_404(MatchGame, pairing__tournament=tournament, pk=match_game_id)
-    try:
+    # "award:1" (the button of a side) or "award" with a `winner` field; "draw"; "replay".
+    decision, _colon, side = request.POST.get("decision", "").partition(":")
+
+    def decide() -> None:
         _confirmed(request)
-        # "award:1" (the button of a side) or "award" with a `winner` field; "draw"; "replay".
-        decision, _colon, side = request.POST.get("decision", "").partition(":")
         winner = _optional_int(request, "winner") if not side else _int(side)
         results.match_game_decide(
             match_game=match_game, decision=decision, by=user, reason=request.POST.get("reason", ""),
             seen_version=_seen_version(request), winner=winner, places=_places(request),
             seen_seq=_optional_int(request, "seq"),
         )  # fmt: skip
-    except ValidationError as error:
-        messages.error(request, _error_text(error))
+
+    if decision == results.REPLAY:
+        done = _("The game is stopped and dealt again; its players are told.")
     else:
-        if decision == results.REPLAY:
-            messages.success(request, _("The game is stopped and dealt again; its players are told."))
-        else:
-            messages.success(request, _("The game is stopped and decided; its players are told, the standings follow."))
-    return _back(request, tournament.pk)
+        done = _("The game is stopped and decided; its players are told, the standings follow.")
+    _told(request, decide, done)
+    return _back_to_direct(request, tournament.pk)

@@ -7,19 +7,11 @@ Two signatures:
   ``(state, seat, rng) -> Action``; ``POLICIES`` holds the same bots behind ``registry_policy``, which builds
   the seat's observation from the state and remembers the cards seen in that game.
 
-The live service calls a bot with what the seat may know and the game's public history (the action log),
-either from the game's state or from the seat's view alone (``games.bots.knowledge``)::
-
-    observation = observe(state, seat, seen_in_log(action_log))
-    observation = observation_from_view(seat_view(state, seat), action_log_json, face_up=deal_face_up_card)
-    action = policy_for_level(level)(observation, random.Random(seed))
-
 A bot always returns one of ``observation.legal``. It never cheats and accuses only cards it can tell were
 illegal; when the engine makes it act with no honest move (a cheating table), it makes the least harmful one.
-
-Levels a player picks at a table (``policy_for_level``): easy (random moves mixed with the heuristic's),
-medium (the heuristic), hard (search, 0.3 s a move), expert (search, 1 s a move); CPU seconds, and a search
-also stops after 1 s (hard) or 3 s (expert) of wall-clock time on a busy server.
+Levels (``LEVELS``, ``policy_for_level``): easy (random moves mixed with the heuristic's), medium (the
+heuristic), hard (search, 0.3 CPU s a move, at most 1 s of wall clock), expert (search, 1 CPU s, at most 3 s).
+How the live service builds a bot's observation: docs/architecture.md, "Bots".
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ def play_game(
         seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
         observation = observe(state, seat, seen, memory.history)
         # The bot's own time, without building its observation: a garbage collection that falls there (a test
-        # run's process holds many objects) took 4.6 ms of a 0.05 s move before the search had begun.
+        # run's process holds many objects) would be charged to a move whose search has not begun.
         started = time.process_time()
         action = bots[seat](observation, rng)
         spent = time.process_time() - started

@@ -4,19 +4,14 @@ information that a small search plays perfectly.
 
 ``winning_move(state, seat, moves, budget)`` proves, by a depth-first AND/OR search with a transposition
 table, a move after which ``seat`` wins (or, asked so, does not lose) whatever the other seat plays and
-whoever is drawn to act when both may (the arena draws one at random, a live table lets either go first:
-the proof holds for every order). ``seat``'s own moves at the root are tried in the order given, so a caller
-puts its preferred move first; the other seat's every legal move is answered. The search stops after
-``budget`` positions and then proves nothing; the caller falls back on its usual play.
-
-Deeper in the tree the moves are tried in the order the solver is given (``first``: a function naming the
-move to try first, the heuristic's for the search bot), and what is proven can be kept from one move to the
-next (``ProofTables``): a result holds for a position whatever led to it, so once a win is proven the rest
-of the game is looked up rather than searched again.
-
-The solver reads the state it is given, so a bot calls it on a state filled from its observation: with the
-stock empty (or holding only the face-up trump) and two players that state is the true one (``exact_endgame``
-says when it is).
+whoever acts first when both may (the proof holds for every order). ``seat``'s root moves are tried in the
+order given and deeper moves first by ``first`` (the heuristic's for the search bot); the other seat's
+every legal move is answered. After ``budget`` positions it proves nothing and the caller falls back on
+its usual play. What is proven can be kept from one move to the next (``ProofTables``): a result holds for
+a position whatever led to it, so once a win is proven the rest of the game is looked up.
+The solver reads the state it is given, so a bot calls it on a state filled from its observation; with
+the stock empty (or holding only the face-up trump) and two players that state is the true one
+(``exact_endgame`` says when it is).
 """
 
 from __future__ import annotations

@@ -1,26 +1,13 @@
 """The heuristic bot: how a sound club player plays, as rules over the cards (the "medium" level, and the
 rollout policy of the search bot).
 
-Cards are valued by rank, every trump above every plain card. The bot leads its cheapest plain cards and
-leads pairs of low ranks, keeps its trumps (it avoids leading a rank whose trump it holds, since it may have
-to throw that trump in after it), and rather leads what the defender may beat with no plain card. It covers
-each card with the cheapest card that beats it (a plain card before any trump), sparing a rank the others
-may throw in when it can, throws in every plain card it can (trumps are too dear to give away) and takes at
-once a bout it cannot win rather than cover part of it, or one it would have to take after covering, when
-it knows the others' cards. When the stock is empty it counts cards: it knows what each opponent may hold,
-leads what he cannot beat, sheds cards to go out and throws in everything when that takes it out. It
-transfers whenever it can with plain cards or by showing a trump: the bout is someone else's and the cards
-it lays are cheap. Heads-up with the stock empty it knows the other hand and plays a move the endgame solver
-(``endgame``) proves to win, or else not to lose, when it finds one within a small budget. At a cheating
-table it accuses every card it can tell was illegal (a cover that does not beat, a throw-in whose rank was
-not on the table) and never cheats itself.
-
-The weights were tuned by self-play (docs/experiments.md, games.bots.heuristic.decide).
-
-Aktobe (issue 8): jokers are dearer than any trump (they beat everything), so they are spent last. The bot
-says "one card!" at once, asks "how many cards?" only of a player it saw forget (he acted down to one card
-without saying it), gives away its cheapest card when it owes one, and wins the duel for the first lead
-whenever it holds a lower trump than the leader claimed; it never leads out of turn.
+Cards are valued by rank, every trump above every plain card (Aktobe's jokers above every trump). The bot
+leads and covers with its cheapest cards, keeps its trumps, throws in every plain card it can, takes a bout
+it cannot win rather than cover part of it, transfers whenever it can cheaply, counts cards once the stock
+is empty, and heads-up with the stock empty plays a move the endgame solver (``endgame``) proves. At a
+cheating table it accuses every card it can tell was illegal and never cheats itself. Its play, rule by
+rule: docs/architecture.md, "Bots"; its weights were tuned by self-play (docs/experiments.md,
+games.bots.heuristic.decide).
 
 ``decide(state, seat, possible)`` is the core: it reads only the public facts of ``state``, the seat's own
 hand and ``possible`` (the cards each seat may hold), so the bot calls it on a state filled from its
@@ -66,8 +53,8 @@ FORCING_LEAD_BONUS: Final = 4
 # With three or more players, leading what the next player cannot beat can go round for ever: each taker
 # passes the cards on the same way. Past this many bouts (a game takes 10 to 30) the bot leads its cheapest card,
 # and at a table (``choose``, and the search bot) it plays a random honest move LONG_GAME_RANDOM of the time:
-# the cheapest card can be one of those going round (Aktobe, three medium bots: 2 of 700 deals went round
-# for ever, the same sevens and eights taken and passed on), and a deterministic bot cannot leave such a cycle.
+# the cheapest card can be one of those going round, and a deterministic bot cannot leave such a cycle
+# (how often it happened: docs/experiments.md, games.bots.heuristic.LONG_GAME_BOUTS).
 LONG_GAME_BOUTS: Final = 60
 LONG_GAME_RANDOM: Final = 0.25
 

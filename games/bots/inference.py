@@ -1,25 +1,17 @@
 """Whole-game inference of the other hand, heads-up on plain tables: how well a guess at his hand now explains
 every move he has made since the deal, the heuristic being the model of him.
 
-A guess gives his hidden cards now (the cards of his hand nobody has seen). Walking the game back from now
-(``Observation.history``, every step with the public state before it and each seat's card count), his hidden
-cards before each step are the ones after it, with the hidden cards the step laid or showed put back, and
-without the cards he drew from the stock after it: how many he drew is public (his hidden count before and
-after, and the hidden cards laid), which of his hidden cards they were is not. With his hand at each of his
-decisions so reconstructed, a decision that the heuristic would have made otherwise is a miss.
-
-Which cards he drew at each refill is searched for as the walk goes (``History.misses``): a few random choices
-at each refill, each followed back to the deal while it can still explain his play better than the best found.
-Under a random deal every choice is as likely as any other, so the fewest misses found says how well the guess
-can explain his play at all. In heuristic self-play (tests/bots/test_game_inference.py) the true hand explains
-every decision in more than 0.8 of the positions, a random guess in fewer than half.
+A guess gives his hidden cards now. Walking the game back (``Observation.history``), his hidden cards before
+each step are those after it with the cards the step laid or showed put back and the cards he drew after it
+taken out; how many he drew is public, which they were is not, so ``History.misses`` searches the draws for
+the best explanation. A decision the heuristic would have made otherwise with the guessed hand is a miss.
 
 ``Posterior`` weighs random guesses by ``likelihood ** misses``, runs a Metropolis chain from the best of them
-(one card of his swapped for another unseen card a step), and deals the search's states from the chain, each
-with the stock shuffled afresh: his hand card by card, each card's share of the chain blended with a blind
-deal's (``BLEND``), so that the deals vary as much as the evidence leaves open. What a miss counts is read
-from the player (``adaptive_likelihood``): sharply when the best guess explains nearly all his decisions, not
-at all when the heuristic does not explain him.
+(one card of his swapped for another unseen card a step), and deals the search's states from the chain: his
+hand card by card, each card's share of the chain blended with a blind deal's (``BLEND``), the stock shuffled
+afresh. What a miss counts is read from the player (``adaptive_likelihood``): sharply when the best guess
+explains nearly all his decisions, not at all when the heuristic does not explain him.
+How well it guesses: docs/experiments.md, games.bots.inference.
 """
 from __future__ import annotations
 

@@ -1,45 +1,16 @@
 """What one seat may know of a game, and nothing more: the observation every bot decides from.
 
 A seat sees its own hand, the table, everyone's card counts, the stock count, the trump and the face-up
-trump card while it lies under the stock. It also remembers the public history of the game, and that
-history has a simple shape: every card that has ever lain face up (played, shown to transfer, the face-up
-stock card) has had a publicly known place ever since. From the table it went to the discard, into the
-hand of the player who took it, or back to its player when he was caught cheating; from a hand it can
-leave only by being played again. So the history a seat needs is one set of cards, ``seen``: the cards
-that have been face up. The known cards in an opponent's hand are his cards among them, the discard is
-the cards that were beaten, and every other card not in the seat's own hand is *unseen*: it lies in some
-opponent's hand or in the stock, and the seat cannot tell which.
+trump card while it lies under the stock. Every card that has ever lain face up has had a publicly known
+place since, so the history a seat needs is one set of cards, ``seen``; every other card not in its own
+hand is *unseen*: in some opponent's hand or in the stock (in Aktobe also face down).
 
-``Observation`` holds exactly that, and the bots' ``choose(observation, rng)`` sees nothing else: it has
-no reference to the game's state, so a bot cannot peek. ``Observation.sample`` deals the unseen cards at
-random into the places they could be (known cards stay where they are, counts are respected) and
-returns a playable engine ``State`` for searching; ``Observation.filled`` does the same deterministically.
-
-How to build an observation:
-
-- From the engine's state and the action log (the live service has both)::
-
-      observation = observe(state, seat, seen_in_log(log))
-
-  ``log`` is the game's action log as ``(seat, Action)`` pairs or as DESIGN.md's JSON actions.
-- From a seat's view and the action log alone, without the full state::
-
-      observation = observation_from_view(seat_view(state, seat), log_json, face_up="7H")
-
-  This replays the log on a ``PublicGame``, a copy of the game in which every card that has not been
-  seen is a stand-in, so it cannot leak a hidden card by construction. ``face_up`` is the card that lay
-  face up under the stock at the deal (public from the start; the view stops showing it once drawn).
-
-Aktobe (issue 8) adds places where an unseen card can lie: each player's hidden card while it lies face down
-(the seat's own too: nobody looks at it before turning it up) and the card under the face-up trump until the
-stock runs out; ``sample`` deals unseen cards into them as well. The turned-up card under the trump is public;
-a player's turned-up hidden card is known to him alone. A card given (the "one card!" penalty, the duel) is
-passed face up, so the log names it like any played card.
-- With only the state at hand and no log (``manage.py simulate`` calls a policy as
-  ``(state, seat, rng)``): ``registry_policy`` remembers, per game, the cards seen at the earlier turns of
-  any bot seat (``Memory``). A caller that plays one ``State`` object in place, as ``simulate`` does, gets
-  nearly the whole history; a card that was seen and taken between two such calls is treated as unseen,
-  which makes the bot know less than it could, never more.
+``Observation`` holds exactly that, and the bots' ``choose(observation, rng)`` sees nothing else, so a bot
+cannot peek. ``Observation.sample`` deals the unseen cards at random into the places they could be and
+returns a playable engine ``State``; ``Observation.filled`` does the same deterministically. An observation
+is built from the state and the log (``observe``), from a seat's view and the log alone
+(``observation_from_view``, replayed on a ``PublicGame`` whose unseen cards are stand-ins), or from the
+state alone (``registry_policy``'s ``Memory``): docs/architecture.md, "Bots".
 """
 
 from __future__ import annotations

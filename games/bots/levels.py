@@ -38,11 +38,8 @@ class Level:
         return self.bot == "search"
 
 
-# The iteration caps sit above what the budgets allow, so that the time budget is what binds: the compiled search
-# runs 15,000 to 30,000 iterations a CPU second (more as the stock empties and playouts shorten). Caps of 4,000
-# and 20,000 stopped the hard level at about 0.2 s and the expert short of its second on 3 of the 43 moves it
-# searched in two games against the heuristic, and made both stop early sooner (a move stops once its choice can
-# no longer change in the iterations left, which the cap bounded).
+# The iteration caps sit above what the budgets allow, so that the time budget is what binds (lower caps cut
+# moves short: docs/experiments.md, games.bots.levels).
 LEVELS: Final[dict[str, Level]] = {
     "easy": Level("easy", "easy"),
     "medium": Level("medium", "heuristic"),

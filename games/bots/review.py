@@ -1,33 +1,15 @@
 """Game review: each decision of a finished game judged from its seat's information at that moment.
 
-Each action is judged from its seat's ``Observation`` then, built as for a bot at a live table (its hand, the
-cards seen, the game's public steps): never from a card it could not see. The value is the chance of not being
-the durak (the search's ``durak_rewards``; heads-up a draw counts half). A first search over the search bot's
-candidate moves and the played move names the best (the most visited; of moves it cannot tell apart, the played
-one, else the cheapest: ``_best``); when the played move differs, each is searched again alone with as many
-iterations, so both chances come from trees of one size. ``before`` is the best move's chance. Heads-up once
-the seat knows every card (``exact_endgame``), the endgame solver gives exact chances (1 won, 0.5 drawn, 0
-lost; ``solved``) when it proves them within the budget's positions. A forced decision keeps the seat's last
-chance (the solver's if proven; a search of it at a seat's first decision).
-A budget is spent as fixed iterations (``ITERATIONS_PER_SECOND``): same record, seed, budget, same analysis.
-A decision gives away ``best_after - after``; marked an inaccuracy, a mistake or a blunder past the thresholds
-below (lichess's, on the chance of not losing: 5, 10 and 15 points of a hundred). A seat's accuracy for the
-game is the mean of its decisions' accuracies, each lichess's move accuracy of the chance it gave away (100
-when it gave nothing away).
-
-The JSON of an analysis (``JudgedGame.to_json``), stored by the site and drawn by the replay page::
-
-    {"version": 1, "budget": "default", "players": 2,
-     "decisions": [{"ply": 0, "seat": 0, "played": {action}, "best": {action}, "before": 0.62,
-                    "after": 0.55, "best_after": 0.62, "forced": false, "solved": false,
-                    "mark": "inaccuracy" | "mistake" | "blunder" | null}, ...],
-     "accuracy": [87.5, 64.1]}
-
-``ply`` is the action's 0-based index in the record's ``actions`` (the replay's ``?move=ply`` shows the
-position the decision was taken in, ``?move=ply+1`` the one after it); actions are in the record's JSON
-form (DESIGN.md). A forced decision (one legal action) has ``played == best``, the three chances equal and no
-mark. ``solved`` says the chances are the endgame solver's exact 0 or 1 (0.5 a proven draw), not the search's
-estimate.
+Each action is judged from its seat's ``Observation`` then, built as for a bot at a live table, never from
+a card it could not see. The value is the chance of not being the durak (the search's ``durak_rewards``).
+A first search over the search bot's candidate moves and the played move names the best (``_best``); when
+the played move differs, each is searched again alone with as many iterations, so both chances come from
+trees of one size. Heads-up once the seat knows every card (``exact_endgame``) the endgame solver gives
+exact chances (``solved``) when it proves them within the budget's positions. A budget is spent as fixed
+iterations (``ITERATIONS_PER_SECOND``): same record, seed and budget, same analysis.
+A decision gives away ``best_after - after``, marked an inaccuracy, a mistake or a blunder past lichess's
+thresholds below; a seat's accuracy is the mean of lichess's move accuracy over its decisions.
+The JSON of an analysis (``JudgedGame.to_json``): docs/architecture.md, "Game review".
 """
 
 from __future__ import annotations
@@ -38,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.actions import Action
+from games.engine.actions import SURRENDER, Action
 from games.engine.errors import EngineError, IllegalAction
 from games.engine.play import play
 from games.engine.records import load_record
@@ -63,7 +45,7 @@ BLUNDER = 0.15
 BUDGETS: dict[str, float] = {"default": 0.5, "deep": 2.0}
 # A budget is spent as a fixed number of search iterations (and of solver positions), not as a clock, so that
 # the same record, seed and budget give the same analysis on any machine: the compiled search runs about this
-# many iterations a CPU second in a heads-up game (8,000 early, 20,000 and more near the end; bench/analysis.py).
+# many iterations a CPU second in a heads-up game (docs/experiments.md, review.ITERATIONS_PER_SECOND).
 ITERATIONS_PER_SECOND = 10_000
 # The solver's positions a second of budget (about 4 microseconds a position).
 ENDGAME_POSITIONS_PER_SECOND = 200_000
@@ -194,13 +176,15 @@ def analyse_record(
             raise ValueError(f"malformed record: action {index} ({action}): {error}") from None
     if not end.finished and not ended_early:
         raise ValueError(f"the game is not over after its {len(loaded.actions)} actions")
+    # A surrender ends the record but is no move of the game to judge (nor a fall of the flag, recorded as one).
+    moves = [(seat, action) for seat, action in loaded.actions if action.kind != SURRENDER]
     total = decisions_to_analyse(record["actions"])
     tables = ProofTables()
     memory = GameMemory()
     seen = 0
     last: dict[int, float] = {}
     decisions: list[JudgedDecision] = []
-    for ply, (seat, action) in enumerate(loaded.actions):
+    for ply, (seat, action) in enumerate(moves):
         decision = judge(state, seat, seen, memory.history, action, ply=ply, budget=budget, seed=seed,
                          tables=tables, previous=last.get(seat))
         decisions.append(decision)
@@ -366,5 +350,5 @@ def _solve(state: State, seat: int, played: Action, legal: Sequence[Action], pos
 
 
 def decisions_to_analyse(actions: Sequence[Mapping[str, Any]]) -> int:
-    """How many actions a record has: the count the progress goes up to."""
-    return len(actions)
+    """How many moves of a record are judged: the count the progress goes up to (a surrender is none)."""
+    return sum(1 for action in actions if action.get("type") != "surrender")

@@ -1,19 +1,16 @@
 """The search bot: Information Set Monte Carlo Tree Search over deals consistent with what the seat knows.
 
-Each iteration deals the unseen cards at random into the places they could be (``Observation.sample``),
-walks one tree shared by all deals from the bot's decision (single-observer ISMCTS, Cowling, Powley and
-Whitehouse 2012: a child is chosen by UCB1 among the moves legal in this deal, counting how often it was
-available), adds one node, plays the game out with the heuristic bot for every seat, and credits each move
-on the path with the reward of the seat that made it. Rewards are by place: 1 for the first out down to 0
-for the durak, shared places averaged; in team games 1 for the winning team, 0 for the losers, 1/2 a draw.
-
-Heads-up on plain tables the deals come from ``inference.Posterior`` (the other player's moves since the deal
-as evidence of his hand, at most ``POSTERIOR_SHARE`` of the budget); elsewhere they are drawn blind. Moves in
-the tree are a reduced, honest set (``tree_moves``); the other seats choose by UCB1 with ``OTHERS_EXPLORATION``.
-Heads-up with the stock empty or holding only the face-up trump, the endgame solver is asked first
-(``SearchBot.endgame_move``). A search stops at its CPU-time budget, its iteration cap or the live table's
-wall-clock cap (``wall_seconds``), keeping what releasing the tree costs (``RELEASE_PER_NODE``, ``LONGEST_MARGIN``).
-What was tried and measured: docs/experiments.md, games.bots.search.
+Each iteration deals the unseen cards into the places they could be (``Observation.sample``, or heads-up on
+plain tables ``inference.Posterior``, at most ``POSTERIOR_SHARE`` of the budget), walks one tree shared by all
+deals (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012: a child is chosen by UCB1 among the moves
+legal in this deal, counting how often it was available), adds one node, plays the game out with the
+heuristic bot for every seat, and credits each move on the path with the reward of the seat that made it:
+by place, 1 for the first out down to 0 for the durak; in team games 1 the winners, 0 the losers, 1/2 a draw.
+Moves in the tree are a reduced, honest set (``tree_moves``); the other seats choose by UCB1 with
+``OTHERS_EXPLORATION``. Heads-up with the stock empty or holding only the face-up trump, the endgame solver
+is asked first (``SearchBot.endgame_move``). A search stops at its CPU-time budget, its iteration cap or the
+live table's wall-clock cap (``wall_seconds``), keeping what releasing the tree costs (``RELEASE_PER_NODE``,
+``LONGEST_MARGIN``). What was tried and measured: docs/experiments.md, games.bots.search.
 """
 
 from __future__ import annotations
@@ -91,61 +88,80 @@ def candidate_actions(state: State, seat: int) -> list[Action]:
     passing, and transfers with one card, all cards of the rank, or a shown trump."""
     hand = state.hands[seat]
     trumps = heuristic.dear_cards(state)
-    actions: list[Action] = []
     if state.special:
         # Aktobe: an owed card is given (the cheapest), "one card!" is said, before anything else.
         if state.owed:
             if any(giver == seat for giver, _ in state.owed_pairs()):
-                actions.append(Action(GIVE, 1 << heuristic.cheapest(hand, trumps)))
-            return actions
+                return [Action(GIVE, 1 << heuristic.cheapest(hand, trumps))]
+            return []
         if one_card_due(state, seat):
             return [Action(ANNOUNCE)]
         if not state.attack and state.rules.no_attack_with_epaulettes:
             allowed = hand & ~barred_leads(state, seat)
             hand = allowed if allowed else hand
     if not state.attack:
-        limit = state.limit
-        rest = hand
-        while rest:
-            low = rest & -rest
-            group = hand & RANK_MASK[(low.bit_length() - 1) >> 2]
-            rest &= ~group
-            cards = group
-            while cards:
-                single = cards & -cards
-                actions.append(Action(ATTACK, single))
-                cards ^= single
-            if popcount(group) > 1 and limit > 1:
-                plain = group & ~trumps
-                if popcount(plain) > 1 and plain != group:
-                    actions.append(Action(ATTACK, heuristic.first_cards(plain, limit)))
-                actions.append(Action(ATTACK, heuristic.first_cards(group, limit)))
-        return actions
+        return lead_candidates(hand, trumps, state.limit)
     if seat == state.defender:
-        if state.taken or not state.open:
-            return actions
-        if state.forced_take:
-            return [TAKE_ACTION]
-        beaters = state.beaters
-        for attack, covering in zip(state.attack, state.cover):
-            if covering >= 0:
-                continue
-            options = beaters[attack] & hand
-            plain = options & ~trumps
-            if plain:
-                actions.append(Action(COVER, plain & -plain, attack))
-            trump_options = options & trumps
-            if trump_options:
-                actions.append(Action(COVER, trump_options & -trump_options, attack))
-        if not (state.hidden_cards and must_cover_with(state) >= 0):
-            actions.append(TAKE_ACTION)
-        if state.rules.transfer and not state.covered and hand & RANK_MASK[state.attack[0] >> 2]:
-            for action in legal_actions(state, seat):
-                kind = action.kind
-                if kind == SHOW_TRUMP or kind == TRANSFER and (
-                        not action.cards & (action.cards - 1) or action.cards == hand & RANK_MASK[state.attack[0] >> 2]):
-                    actions.append(action)
-        return actions
+        return defence_candidates(state, seat, hand, trumps)
+    return throw_in_candidates(state, seat, hand)
+
+
+def lead_candidates(hand: int, trumps: int, limit: int) -> list[Action]:
+    """Leads from ``hand``: each card alone and, where ``limit`` allows more than one, each rank held twice or
+    more as a whole (up to ``limit`` cards), and as its plain cards alone when it holds trumps too."""
+    actions: list[Action] = []
+    rest = hand
+    while rest:
+        low = rest & -rest
+        group = hand & RANK_MASK[(low.bit_length() - 1) >> 2]
+        rest &= ~group
+        cards = group
+        while cards:
+            single = cards & -cards
+            actions.append(Action(ATTACK, single))
+            cards ^= single
+        if popcount(group) > 1 and limit > 1:
+            plain = group & ~trumps
+            if popcount(plain) > 1 and plain != group:
+                actions.append(Action(ATTACK, heuristic.first_cards(plain, limit)))
+            actions.append(Action(ATTACK, heuristic.first_cards(group, limit)))
+    return actions
+
+
+def defence_candidates(state: State, seat: int, hand: int, trumps: int) -> list[Action]:
+    """The defender's moves: the cheapest plain and the cheapest trump cover of each open card, taking, and
+    the transfers with one card, all cards of the rank, or a shown trump."""
+    if state.taken or not state.open:
+        return []
+    if state.forced_take:
+        return [TAKE_ACTION]
+    actions: list[Action] = []
+    beaters = state.beaters
+    for attack, covering in zip(state.attack, state.cover):
+        if covering >= 0:
+            continue
+        options = beaters[attack] & hand
+        plain = options & ~trumps
+        if plain:
+            actions.append(Action(COVER, plain & -plain, attack))
+        trump_options = options & trumps
+        if trump_options:
+            actions.append(Action(COVER, trump_options & -trump_options, attack))
+    if not (state.hidden_cards and must_cover_with(state) >= 0):
+        actions.append(TAKE_ACTION)
+    if state.rules.transfer and not state.covered and hand & RANK_MASK[state.attack[0] >> 2]:
+        for action in legal_actions(state, seat):
+            kind = action.kind
+            if kind == SHOW_TRUMP or kind == TRANSFER and (
+                    not action.cards & (action.cards - 1) or action.cards == hand & RANK_MASK[state.attack[0] >> 2]):
+                actions.append(action)
+    return actions
+
+
+def throw_in_candidates(state: State, seat: int, hand: int) -> list[Action]:
+    """An attacker's moves once the bout is open: each matching card alone while there is room, and passing
+    once the defender has taken or covered everything."""
+    actions: list[Action] = []
     if not throwers(state) >> seat & 1 or state.passed >> seat & 1:
         return actions
     room = throw_room(state)

@@ -21,9 +21,12 @@ ANNOUNCE: Final = 8
 CHALLENGE: Final = 9
 GIVE: Final = 10
 DUEL: Final = 11
+# A player gives up, at any moment and whoever is to move: he (his team) loses as a durak would. Never listed by
+# ``legal_actions``, which are the moves of the game itself.
+SURRENDER: Final = 12
 KIND_NAMES = (
     "attack", "cover", "throw", "transfer", "show_trump", "take", "pass", "accuse", "announce", "challenge", "give",
-    "duel",
+    "duel", "surrender",
 )
 KIND_BY_NAME = {name: kind for kind, name in enumerate(KIND_NAMES)}
 _MULTI_CARD = (ATTACK, THROW, TRANSFER)
@@ -126,6 +129,7 @@ def challenge(seat: int) -> Action:
 TAKE_ACTION = Action(TAKE)
 PASS_ACTION = Action(PASS)
 ANNOUNCE_ACTION = Action(ANNOUNCE)
+SURRENDER_ACTION = Action(SURRENDER)
 
 
 def _mask(cards: tuple[int, ...]) -> int:

@@ -168,6 +168,20 @@ def game_over(state: State) -> bool:
     return True
 
 
+def surrender(state: State, seat: int) -> None:
+    """``seat`` gives up (the ``surrender`` action; a clock's fall is recorded as one): the game ends at once,
+    the table as it stands, with him as the durak, or his whole team losing in a team game. Whoever already
+    went out keeps his place; ``places`` and ``settlement`` then rank and pay as after any durak."""
+    team = None if state.teams is None or state.team_of is None else state.teams[state.team_of[seat]]
+    state.finished = True
+    state.result = GameResult(
+        outcome=DURAK,
+        durak=seat if team is None else None,
+        losing_team=None if team is None else tuple(sorted(team)),
+        out_order=tuple(state.out),
+    )
+
+
 def _epaulettes(state: State, winner: int, durak: int | None) -> Epaulettes | None:
     """RULES.md, Epaulettes: every card the winning side's last player to go out played in the final
     bout was an attack, throw-in or transfer card of the epaulette rank (not a cover), and at least one

@@ -10,12 +10,12 @@ pass, transfer, show a trump, accuse); Aktobe's own moves are in ``aktobe``, the
 from __future__ import annotations
 
 from .actions import (
-    ACCUSE, ANNOUNCE, ATTACK, CHALLENGE, COVER, DUEL, GIVE, KIND_NAMES, PASS, SHOW_TRUMP, TAKE, THROW, TRANSFER,
-    Action,
+    ACCUSE, ANNOUNCE, ATTACK, CHALLENGE, COVER, DUEL, GIVE, KIND_NAMES, PASS, SHOW_TRUMP, SURRENDER, TAKE, THROW,
+    TRANSFER, Action,
 )
 from .aktobe import barred_leads, epaulette_cards, lowest_trump, must_cover_with, one_card_due, special_play
 from .cards import CARDS_OF_RANKS, RANK_BIT, RANK_MASK, RANKS, card_name, names, popcount, suit_of
-from .end import end_bout_if_done
+from .end import end_bout_if_done, surrender
 from .errors import IllegalAction, MalformedRecord
 from .state import NO_CLAIM, State
 from .table import (
@@ -48,6 +48,9 @@ def play(state: State, seat: int, action: Action) -> None:
         raise MalformedRecord(f"no such seat: {seat}")
     if state.out_mask >> seat & 1:
         raise IllegalAction(f"seat {seat} is out of the game")
+    if action.kind == SURRENDER:
+        surrender(state, seat)
+        return
     if state.special:
         # "One card!" forgotten: he acts down to one card, keeps it, and has not said so (everyone saw it).
         due = state.one_card and action.kind != ANNOUNCE and one_card_due(state, seat)

@@ -111,7 +111,29 @@ def load_record(data: object) -> Record:
     players = _int(data.get("players"), "players")
     if not 2 <= players <= rules.max_players:
         raise MalformedRecord(f"a {rules.deck}-card game takes 2 to {rules.max_players} players, not {players}")
-    raw_hands = data.get("hands")
+    hands = _hands(data.get("hands"), players, deck)
+    stock = _cards(data.get("stock", []), "stock", deck)
+    trump = _trump(data.get("trump"))
+    first_attacker = _first_attacker(data.get("first_attacker"), players)
+    teams = _teams(data.get("teams"))
+    hidden, hidden_trump = _hidden_cards(data, rules, players, deck)
+    series = _series(data.get("series"), rules, players)
+    stake = _int(data.get("stake", 0), "stake")
+    if stake < 0:
+        raise MalformedRecord("stake cannot be negative")
+    actions = _actions(data.get("actions", []), players, deck)
+    record = Record(
+        rules=rules, hands=hands, stock=stock, trump=trump, first_attacker=first_attacker,
+        teams=teams, stake=stake, actions=actions,
+        rules_json=rules_json if isinstance(rules_json, dict) else {},
+        hidden=hidden, hidden_trump=hidden_trump, series=series,
+    )
+    record.initial_state()  # checks the deal: a card twice, a seat without cards, no trump
+    return record
+
+
+def _hands(raw_hands: object, players: int, deck: int) -> list[int]:
+    """The dealt hands, one list of cards a seat, as masks; a card listed twice in a hand is refused here."""
     if not isinstance(raw_hands, list) or len(raw_hands) != players:
         raise MalformedRecord(f"hands must be a list of {players} hands")
     hands = []
@@ -123,66 +145,75 @@ def load_record(data: object) -> Record:
                 raise MalformedRecord(f"card listed twice: {card_name(card)}")
             mask |= 1 << card
         hands.append(mask)
-    stock = _cards(data.get("stock", []), "stock", deck)
-    trump = None
-    if data.get("trump") is not None:
-        try:
-            trump = parse_suit(data["trump"])
-        except ValueError as error:
-            raise MalformedRecord(str(error)) from None
-    first_attacker = None
-    if data.get("first_attacker") is not None:
-        first_attacker = _int(data["first_attacker"], "first_attacker")
-        if not 0 <= first_attacker < players:
-            raise MalformedRecord(f"first_attacker: no such seat {first_attacker}")
-    teams = None
-    if data.get("teams") is not None:
-        raw_teams = data["teams"]
-        if not isinstance(raw_teams, list) or len(raw_teams) != 2 or not all(isinstance(t, list) for t in raw_teams):
-            raise MalformedRecord("teams must be two lists of seats")
-        teams = (
-            tuple(_int(s, "a team's seat") for s in raw_teams[0]),
-            tuple(_int(s, "a team's seat") for s in raw_teams[1]),
-        )
-    hidden, hidden_trump = _hidden_cards(data, rules, players, deck)
-    series = None
-    if data.get("series") is not None:
-        if not rules.epaulette_ladder:
-            raise MalformedRecord("series needs the epaulette_ladder rule")
-        series = series_from_json(data["series"], players)
-    stake = _int(data.get("stake", 0), "stake")
-    if stake < 0:
-        raise MalformedRecord("stake cannot be negative")
-    raw_actions = data.get("actions", [])
+    return hands
+
+
+def _trump(raw: object) -> int | None:
+    """The trump suit a record may name (without it the deal's last card decides)."""
+    if raw is None:
+        return None
+    try:
+        return parse_suit(raw)
+    except ValueError as error:
+        raise MalformedRecord(str(error)) from None
+
+
+def _first_attacker(raw: object, players: int) -> int | None:
+    if raw is None:
+        return None
+    first_attacker = _int(raw, "first_attacker")
+    if not 0 <= first_attacker < players:
+        raise MalformedRecord(f"first_attacker: no such seat {first_attacker}")
+    return first_attacker
+
+
+def _teams(raw_teams: object) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    if raw_teams is None:
+        return None
+    if not isinstance(raw_teams, list) or len(raw_teams) != 2 or not all(isinstance(t, list) for t in raw_teams):
+        raise MalformedRecord("teams must be two lists of seats")
+    return (
+        tuple(_int(s, "a team's seat") for s in raw_teams[0]),
+        tuple(_int(s, "a team's seat") for s in raw_teams[1]),
+    )
+
+
+def _series(raw: object, rules: Rules, players: int) -> Series | None:
+    if raw is None:
+        return None
+    if not rules.epaulette_ladder:
+        raise MalformedRecord("series needs the epaulette_ladder rule")
+    return series_from_json(raw, players)
+
+
+def _actions(raw_actions: object, players: int, deck: int) -> list[tuple[int, Action]]:
+    """The moves in order as (seat, action); an error names the action's index."""
     if not isinstance(raw_actions, list):
         raise MalformedRecord("actions must be a list")
     actions = []
     for index, raw in enumerate(raw_actions):
         try:
-            if not isinstance(raw, dict):
-                raise MalformedRecord("an action must be an object")
-            seat = _int(raw.get("seat"), "seat")
-            if not 0 <= seat < players:
-                raise MalformedRecord(f"no such seat: {seat}")
-            action = action_from_json(raw)
-            if action.cards & ~deck:
-                raise MalformedRecord(f"{' '.join(names(action.cards & ~deck))} is not in this deck")
-            if action.kind == CHALLENGE:
-                if action.target >= players:
-                    raise MalformedRecord(f"no such seat: {action.target}")
-            elif action.target >= 0 and not deck >> action.target & 1:
-                raise MalformedRecord(f"{card_name(action.target)} is not in this deck")
+            actions.append(_seat_action(raw, players, deck))
         except MalformedRecord as error:
             raise MalformedRecord(f"action {index}: {error}") from None
-        actions.append((seat, action))
-    record = Record(
-        rules=rules, hands=hands, stock=stock, trump=trump, first_attacker=first_attacker,
-        teams=teams, stake=stake, actions=actions,
-        rules_json=rules_json if isinstance(rules_json, dict) else {},
-        hidden=hidden, hidden_trump=hidden_trump, series=series,
-    )
-    record.initial_state()  # checks the deal: a card twice, a seat without cards, no trump
-    return record
+    return actions
+
+
+def _seat_action(raw: object, players: int, deck: int) -> tuple[int, Action]:
+    if not isinstance(raw, dict):
+        raise MalformedRecord("an action must be an object")
+    seat = _int(raw.get("seat"), "seat")
+    if not 0 <= seat < players:
+        raise MalformedRecord(f"no such seat: {seat}")
+    action = action_from_json(raw)
+    if action.cards & ~deck:
+        raise MalformedRecord(f"{' '.join(names(action.cards & ~deck))} is not in this deck")
+    if action.kind == CHALLENGE:
+        if action.target >= players:
+            raise MalformedRecord(f"no such seat: {action.target}")
+    elif action.target >= 0 and not deck >> action.target & 1:
+        raise MalformedRecord(f"{card_name(action.target)} is not in this deck")
+    return seat, action
 
 
 def _hidden_cards(data: dict[str, Any], rules: Rules, players: int, deck: int) -> tuple[list[int] | None, int]:

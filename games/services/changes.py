@@ -25,7 +25,8 @@ from accounts.models import User
 from games.botplay import AUTOPILOT_LEVEL
 from games.broadcast import send_game, send_lobby
 from games.clocks import Clocks, clocks_after_move, clocks_start
-from games.engine import Action, State
+from games.engine import Action, IllegalAction, State, play
+from games.engine.actions import SURRENDER, SURRENDER_ACTION
 from games.models import ActionLog, BotPace, Game, GameStatus, Seat, Table, TableStatus
 from games.selectors import game_seats
 from games.services.errors import GameActionError
@@ -109,22 +110,21 @@ class GameChange:
     def record(self, seat: int, action: Action, *, by_timer: bool = False, by_autopilot: bool = False) -> None:
         """`action`, already played on the change's state by `seat`, goes into the record and the log."""
         assert self.state is not None
+        if action.kind == SURRENDER:
+            self.game.surrendered = seat
         self.logged.append(_record_action(game=self.game, state=self.state, seat=seat, action=action,
                                           by_timer=by_timer, by_autopilot=by_autopilot))  # fmt: skip
 
     def end(self, seat: int) -> None:
-        """End the game with `seat` as the durak (his team losing): a surrender, or his clock's fall. The seats
-        are read first, before the row is written, for the views sent after the commit."""
-        game, _ = self.game, self.seats
-        self.state = state_of(game)
-        now = timezone.now()
-        game.surrendered = seat
-        game.seq += 1
-        game.status = GameStatus.FINISHED
-        game.finished = now
-        game.deadline = None
-        if game.clock_ms:
-            _clock_after_move(game, mover=None, running=[], now=now)
+        """End the game with `seat` as the durak (his team losing): his surrender, or his clock's fall, played
+        and recorded as the engine's surrender action (`Game.flagged` tells a fall from a surrender). A seat
+        that went out already cannot surrender: GameActionError."""
+        state = self.replay()
+        try:
+            play(state, seat, SURRENDER_ACTION)
+        except IllegalAction as error:
+            raise GameActionError("illegal", str(error)) from None
+        self.record(seat, SURRENDER_ACTION)
 
     def clock_fell(self) -> bool:
         """Whether a running clock is out (a clock game): then its seat loses, as if he had surrendered, and
@@ -197,8 +197,9 @@ def _record_action(
         game.deadline = None
     else:
         game.deadline = now + datetime.timedelta(seconds=_turn_seconds(game))
-    if game.clock_ms:
-        _clock_after_move(game, mover=seat, running=waiting_seats(state), now=now)
+    if game.clock_ms:  # a surrender (or a fall) earns no increment
+        _clock_after_move(game, mover=None if action.kind == SURRENDER else seat, running=waiting_seats(state),
+                          now=now)  # fmt: skip
     return logged
 
 

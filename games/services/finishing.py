@@ -6,7 +6,6 @@ tournaments react to `games.hooks.game_finished`.
 
 from __future__ import annotations
 
-from typing import Any
 
 from django.db import transaction
 
@@ -14,55 +13,13 @@ from accounts.models import LedgerKind, User
 from accounts.services import ledger_record
 from games import decisions, hooks
 from games.broadcast import send_game
-from games.engine import GameResult, Rules, State, deal, places, settlement, verify_commitment
-from games.engine.result import DURAK
+from games.engine import Rules, deal, places, settlement, verify_commitment
 from games.engine.deal import deck_text
 from games.models import Game, GameStatus, Result
 from games.selectors import game_result, game_seats
 from games.services.errors import GameActionError
 from games.services.sql import _locked_game
 from games.snapshots import state_of
-
-
-def _surrender_result(state: State, seat: int) -> tuple[GameResult, list[list[int]], list[int]]:
-    """Result, places and net chips when `seat` gives up: he (or his team) loses, as a durak would."""
-    losing_team = None
-    if state.teams is not None and state.team_of is not None:
-        losing_team = sorted(state.teams[state.team_of[seat]])
-        losers = set(losing_team)
-    else:
-        losers = {seat}
-    result = GameResult(
-        outcome=DURAK,
-        durak=None if losing_team else seat,
-        losing_team=None if losing_team is None else tuple(losing_team),
-        out_order=tuple(state.out),
-    )
-    groups: list[list[int]] = []
-    last_bout = -1
-    for out_seat, bout in zip(state.out, state.out_bouts):
-        if out_seat in losers:
-            continue
-        if bout != last_bout:
-            groups.append([])
-            last_bout = bout
-        groups[-1].append(out_seat)
-    rest = [other for other in range(state.n) if other not in losers and other not in state.out]
-    if rest:
-        groups.append(rest)
-    groups.append(sorted(losers))
-    winners = [other for other in state.out if other not in losers] + rest
-    share, left_over = divmod(state.bank, len(winners))
-    net = [-paid for paid in state.paid]
-    for position, winner in enumerate(winners):
-        net[winner] += share + (1 if position < left_over else 0)
-    return result, groups, net
-
-
-def _result_fields(result: GameResult) -> dict[str, Any]:
-    """The Result row's fields of a game result: its record JSON, field for field."""
-    data = result.to_json()
-    return {key: data[key] for key in ("outcome", "durak", "losing_team", "out_order", "epaulettes")}
 
 
 @transaction.atomic
@@ -79,9 +36,7 @@ def game_finalise(*, game_id: int) -> Result:
     decision = decisions.decision_of(game)
     if decision is not None:  # a director stopped the game and decided it (games.decisions)
         outcome, groups, chips = decisions.decided_result(state, decision)
-    elif game.surrendered is not None:
-        outcome, groups, chips = _surrender_result(state, game.surrendered)
-    else:
+    else:  # played to its end, or a surrender (the engine's action; a clock's fall is recorded as one)
         assert state.result is not None
         outcome, groups, chips = state.result, places(state), settlement(state)
     rules = Rules.from_dict(game.rules)
@@ -92,7 +47,7 @@ def game_finalise(*, game_id: int) -> Result:
     game.save(update_fields=["revealed_deck"])
     result = Result.objects.create(
         game=game,
-        **_result_fields(outcome),
+        **outcome.to_json(),  # the record's result object, field for field
         places=groups,
         chips=chips,
         # A fall of the clock ends the game as a surrender does, but he did not give up (the view's `flagged`).

@@ -275,7 +275,6 @@ export class Replay {
     if (!end) return;
     const atEnd = this.current === this.last;
     const words = [];
-    if (atEnd && step.end_line) words.push(step.end_line);
     if (atEnd && this.data.result_line) words.push(this.data.result_line);
     end.textContent = words.join(" ");
     end.hidden = !words.length;

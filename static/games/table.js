@@ -200,16 +200,11 @@ export class GameTable {
     return null;
   }
 
-  // The seats the turn timer is waiting on, as far as the public view tells.
+  // The seats the turn timer is waiting on: the server's `waiting`, which every game.view carries
+  // (games.selectors.view_common); the page does not work it out from the table.
   waitingOn() {
-    const view = this.view;
-    if (view.finished || this.message.status !== "playing") return [];
-    if (Array.isArray(this.message.waiting)) return this.message.waiting;
-    if (view.table.length === 0) return [view.attacker];
-    const uncovered = view.table.some((pair) => pair.cover === null);
-    if (uncovered && !view.taken) return [view.defender];
-    const passed = new Set(view.passed || []);
-    return (view.throwers || []).filter((seat) => !passed.has(seat));
+    if (this.view.finished || this.message.status !== "playing") return [];
+    return this.message.waiting;
   }
 
   sortedHand() {

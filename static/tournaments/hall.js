@@ -1,6 +1,8 @@
 // The hall screen: the live part turns between its screens (the round's boards, the standings; a section whose
 // rows do not fit the screen is cut into pages) every data-turn-seconds, and is redrawn (htmx) whenever the
 // tournament's socket says it moved, as the tournament page is. Arrow keys turn by hand.
+import { followTournament } from "./follow.js";
+
 const live = document.getElementById("hall-live");
 const screenName = document.getElementById("hall-screen-name");
 const dots = document.getElementById("hall-dots");
@@ -8,7 +10,6 @@ const turnMs = 1000 * (Number(live.dataset.turnSeconds) || 15);
 let screens = []; // {section, first, last, key}
 let shown = 0;
 let timer = null;
-let attempt = 0;
 
 function rowsOf(section) {
   return Array.from(section.querySelectorAll("tbody tr"));
@@ -83,22 +84,6 @@ function redraw() {
   show(again >= 0 ? again : Math.min(shown, screens.length - 1), again < 0);
 }
 
-function connect() {
-  const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-  const socket = new WebSocket(`${scheme}${window.location.host}/ws/tournament/${live.dataset.tournament}/`);
-  socket.addEventListener("open", () => { attempt = 0; });
-  socket.addEventListener("message", (event) => {
-    let message = null;
-    try { message = JSON.parse(event.data); } catch (error) { return; }
-    if (message && message.type === "tournament.changed" && window.htmx) window.htmx.trigger(live, "tournament-changed");
-  });
-  socket.addEventListener("close", (event) => {
-    if (event.code === 4404) return;
-    attempt += 1;
-    setTimeout(connect, Math.min(30000, 1000 * 2 ** attempt));
-  });
-}
-
 document.body.addEventListener("htmx:afterSwap", (event) => { if (event.target === live) redraw(); });
 window.addEventListener("resize", redraw);
 document.addEventListener("keydown", (event) => {
@@ -110,4 +95,4 @@ document.addEventListener("keydown", (event) => {
 });
 redraw();
 restartTimer();
-connect();
+followTournament(live);

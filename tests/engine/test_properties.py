@@ -37,9 +37,9 @@ from games.engine.actions import (
     COVER,
     DUEL,
     GIVE,
-    KIND_NAMES,
     PASS,
     SHOW_TRUMP,
+    SURRENDER,
     TAKE,
     THROW,
 )
@@ -150,7 +150,7 @@ def test_random_games_end_conserve_cards_and_replay(table: Table) -> None:
 def random_action(state: State, seat: int, rng: random.Random, deck: list[int]) -> Action:
     """A well-formed action, often close to a legal one: cards mostly from the seat's hand, cover targets
     mostly from the table."""
-    kind = rng.randrange(len(KIND_NAMES))
+    kind = rng.randrange(SURRENDER)  # the kinds of the game's own moves; a surrender ends it (test_surrender.py)
     hand = list(cards_in(state.hands[seat]))
 
     def some_card() -> int:

@@ -113,7 +113,7 @@ def test_a_month_is_exported_game_by_game_each_line_the_games_record_replaying_t
     included: list[Game] = month_of_games["included"]
     assert [line["id"] for line in lines] == [game.pk for game in included]
     assert export.games == len(lines) == 6
-    replayed_to_the_end = 0
+    replayed_to_the_end = surrendered = 0
     for line in lines:
         game = Game.objects.select_related("result").get(pk=line["id"])
         record = {key: value for key, value in line.items() if key not in EXTRA_KEYS}
@@ -128,19 +128,19 @@ def test_a_month_is_exported_game_by_game_each_line_the_games_record_replaying_t
         replay = replay_json(line)
         assert replay.ok, (game.pk, replay.error)
         assert replay.state is not None
-        if game.surrendered is None:
-            stored = game.result
-            assert replay.state.finished
-            assert replay.state.result is not None and replay.state.result.to_json() == {
-                "outcome": stored.outcome, "durak": stored.durak, "losing_team": stored.losing_team,
-                "out_order": stored.out_order, "epaulettes": stored.epaulettes,
-            }  # fmt: skip
-            replayed_to_the_end += 1
-        else:
-            # Giving up is not an action of the record: the replay stops where he gave up, and the line says so.
-            assert not replay.state.finished
+        # Every line replays to its result, a surrender (the record's last action) included.
+        stored = game.result
+        assert replay.state.finished
+        assert replay.state.result is not None and replay.state.result.to_json() == {
+            "outcome": stored.outcome, "durak": stored.durak, "losing_team": stored.losing_team,
+            "out_order": stored.out_order, "epaulettes": stored.epaulettes,
+        }  # fmt: skip
+        replayed_to_the_end += 1
+        if game.surrendered is not None:
+            assert line["actions"][-1] == {"seat": game.surrendered, "type": "surrender"}
             assert line["surrendered"] == game.surrendered == line["result"]["surrendered"]
-    assert replayed_to_the_end == 5
+            surrendered += 1
+    assert (replayed_to_the_end, surrendered) == (6, 1)
     rated_line = next(line for line in lines if line["id"] == month_of_games["rated"].pk)
     assert all(seat["rating"] is not None and seat["rating"]["pool"] for seat in rated_line["seats"])
     bot_line = lines[0]

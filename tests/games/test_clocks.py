@@ -193,7 +193,8 @@ def test_a_move_sent_after_the_fall_loses_on_time_instead_of_being_played(
         services.game_submit_action(game_id=game.pk, user=users[first], action=action.to_json(), seq=0)
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED and game.flagged == first
-    assert game.record.get("actions", []) == []  # the move was not played
+    # The move was not played: the fall alone is recorded, as his surrender.
+    assert game.record.get("actions", []) == [{"seat": first, "type": "surrender"}]
 
 
 def test_a_stale_clock_timer_does_nothing(clock: ControlledClock, broker: Broker, committed: Any) -> None:

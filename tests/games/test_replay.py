@@ -346,6 +346,6 @@ def test_a_surrendered_game_ends_its_replay_with_the_surrender() -> None:
     services.game_surrender(game_id=game.pk, user=second)
     services.game_finalise(game_id=game.pk)
     data = _data(_client_for(first).get(_url(game)).content.decode())
-    assert len(data["steps"]) == 1, "given up before the first move: the deal alone"
-    assert data["steps"][-1]["end_line"] == "raisa surrenders"
+    assert len(data["steps"]) == 2, "given up before the first move: the deal, then the surrender"
+    assert data["steps"][-1]["line"] == "raisa surrenders"
     assert data["result_line"] == "raisa surrendered. raisa is the durak."

@@ -4,11 +4,13 @@ surrender, and a finalisation that settles exactly once however often it runs.""
 from __future__ import annotations
 
 import datetime
+import importlib
 import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.apps import apps as django_apps
 from django.core.exceptions import ValidationError
 from django.db import close_old_connections
 from django.test import override_settings
@@ -428,6 +430,38 @@ def test_surrender_makes_him_the_durak() -> None:
     with pytest.raises(GameActionError) as caught:
         services.game_submit_action(game_id=game.pk, user=anna, action={"type": "take"}, seq=game.seq + 1)
     assert caught.value.code == "finished"
+
+
+@pytest.mark.django_db
+def test_a_surrender_is_the_records_last_action_and_old_games_get_it() -> None:
+    """The surrender is an engine action: the record ends with it, the log has its row, the version is the
+    actions' count, and the stored record replays to the result. Migration 0008 gives a game surrendered before
+    it (no action, the version bumped alone) the same."""
+    anna, boris = person(), person()
+    two = table(anna, seats=2, stake=10)
+    for one in (anna, boris):
+        services.table_join(table=two, user=one)
+    game = latest_game(two)
+    services.game_surrender(game_id=game.pk, user=anna, seq=0)
+    game.refresh_from_db()
+    assert game.record["actions"] == [{"seat": 0, "type": "surrender"}] and game.seq == 1 and game.surrendered == 0
+    assert list(ActionLog.objects.filter(game=game).values_list("seq", "seat", "action")) == [
+        (0, 0, {"type": "surrender"})
+    ]
+    replayed = replay_record(load_record(game_record_json(game=game)))
+    assert replayed.state is not None and replayed.state.result is not None and replayed.state.result.durak == 0
+    assert state_of(game).finished
+    # As a game surrendered before the migration was stored.
+    Game.objects.filter(pk=game.pk).update(record={**game.record, "actions": []})
+    ActionLog.objects.filter(game=game).delete()
+    migration = importlib.import_module("games.migrations.0008_surrender_action")
+    migration.add_surrender_actions(django_apps, None)
+    migration.add_surrender_actions(django_apps, None)  # twice changes nothing more
+    game.refresh_from_db()
+    assert game.record["actions"] == [{"seat": 0, "type": "surrender"}]
+    assert list(ActionLog.objects.filter(game=game).values_list("seq", "seat", "action")) == [
+        (0, 0, {"type": "surrender"})
+    ]
 
 
 @pytest.mark.django_db

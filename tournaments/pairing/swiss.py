@@ -1,62 +1,16 @@
 """Heads-up Swiss pairing after the FIDE Dutch system's principles, by weighted matching (networkx).
 
 Sources: FIDE Handbook C.04.1 (basic rules for Swiss systems), C.04.2 (general handling rules) and
-C.04.3 (the Dutch system, 2017 edition: absolute criteria C.1-C.3, completion C.4, quality criteria
-C.5-C.21, colour allocation E). First attack stands in for colour (see ``first_attack``).
+C.04.3 (the Dutch system, 2017 edition). First attack stands in for colour (see ``first_attack``).
 
-How a round is paired
----------------------
-1. Entrants still in (not withdrawn, not absent this round) are ranked by score, then rating, then id
-   (C.04.3 A.2, with rating standing in for the initial order).
-2. With an odd count the pairing-allocated bye goes to the lowest-ranked entrant who has not had one
-   and has no forfeit win (C.04.1 c-d, C.04.3 C.2); if the rest cannot be paired, the next one up.
-3. The Dutch system's *ideal* pairing, ignoring rematches and first attack, is built score group by
-   score group: floaters from the group above meet the group's top residents, the rest pair top half
-   against bottom half, 1 v n/2+1, 2 v n/2+2, ... (C.04.3 B.1-B.3); an odd resident floats down.
-4. The ideal pairs are cut into blocks: one per score group (bracket), a large bracket cut in order
-   into blocks of ``block_pairs`` pairs (S1 chunk against S2 chunk). Each block (plus whoever the
-   block before could not pair) is matched with ``networkx.max_weight_matching(maxcardinality=True)``
-   over the non-rematch edges within ``window`` ranking places of the ideal pairing (over every
-   non-rematch edge when that leaves someone unpaired): the most pairs first (C.04.3 C.5), then the
-   weights below. Whoever a
-   block leaves unpaired is carried into the next block, where he floats down if the scores there are
-   lower. A block has at most about 3 x block_pairs nodes, so a round costs O(n) small matchings
-   instead of one O(n^3) blossom over all n entrants.
-5. If entrants are left at the very end, the last blocks are merged and matched again as one group,
-   doubling the span until everybody is paired (the completion criterion C.4), up to the whole field;
-   if even that fails the round cannot be paired without a rematch (C.1) and ``PairingError`` says so.
-
-Weight scheme
--------------
-An edge's weight is an integer whose "digits" are, most significant first (each digit's base is
-larger than any sum the digits below it can reach over the group, so the comparison is lexicographic):
-
-==  ====================================================================  =================
- 1  scores of the paired entrants (so the lowest scores float)            C.5, C.6
- 2  small score difference between the two                                C.6, C.8 (PSD)
- 3  no absolute first-attack conflict (both must attack first)            C.3 (weighed)
- 4  both get their first-attack preference                                C.12
- 5  both get their strong preference                                      C.13
- 6  nobody who floated down last round floats down again                  C.14
- 7  nobody who floated up last round floats up again                      C.15
- 8  the same, two rounds back (down)                                      C.16
- 9  the same, two rounds back (up)                                        C.17
-10  closeness to the ideal Dutch pairing (distance in the ranking)       B.3 (S1 v S2 order)
-11  rank of the paired entrants (so the lowest-ranked is the one left)    B.3 (who floats)
-==  ====================================================================  =================
-
-Rematches are not edges at all: never a rematch is absolute (C.04.1 b, C.04.3 C.1).
-
-Requested avoidances (``avoid``, see ``avoidances``) are not edges either, as long as the round can be
-paired without them; when it cannot, the round is paired again with them as edges and a most significant
-digit 0 (avoided) or 1 (not) in one matching over the whole field, so that among the pairings with the most
-pairs the one that breaks the fewest avoidances wins. :func:`pair_swiss_explained` says what they did.
-
-Deviations from FIDE: C.3 (two entrants who both absolutely need the same side never meet) is the
-heaviest quality criterion rather than an absolute one, so a round is always paired when a rematch-free
-pairing exists; C.7, C.9-C.11 and C.18-C.21 are not weighed; the exact transposition order of C.04.3
-D is replaced by the distance to the ideal pairing (digit 10); a block boundary can hide a better
-pairing that crosses it.
+Entrants are ranked by score, rating and id, the bye goes to the lowest-ranked who may have it, and the
+Dutch system's ideal pairing is built score group by score group and cut into blocks; each block is matched
+with ``networkx.max_weight_matching`` over the non-rematch edges near the ideal pairing, and whoever it
+leaves is carried into the next, so a round costs O(n) small matchings instead of one O(n^3) blossom.
+An edge's weight is an integer whose "digits" compare lexicographically: the quality criteria of C.04.3
+C.5-C.17, then closeness to the ideal pairing. A rematch is never an edge (C.1); a requested avoidance is
+not either while the round can be paired without it. The steps, the weight digits with their criteria and
+the deviations from FIDE: docs/architecture.md, "Pairing".
 """
 
 from __future__ import annotations

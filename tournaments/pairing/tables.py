@@ -1,27 +1,12 @@
 """Multi-player Swiss: seating a round at tables of 3 to 6 by score, with repeat meetings minimised.
 
 FIDE has no rules for games of more than two, so this follows the Swiss system's principles instead:
-
-1. Table sizes (:func:`table_sizes`): as many tables as a size of at most ``table_size`` needs, sizes
-   differing by at most one, the larger tables first. A field too small to split into tables of three
-   or more plays at fewer, larger tables (5 players at tables of 3: one table of 5).
-2. Seating by score: entrants in ranking order (score, rating, id: as the Swiss ranking) fill the
-   tables from the top, so that score groups sit together (the Swiss idea of C.04.1 e).
-3. Local improvement: swaps of two entrants between tables, accepted when they lower the number of
-   repeat meetings (every earlier meeting of two entrants now at one table counts once), or keep it and
-   lower the score spread (the sum over each table's pairs of their score differences). Swaps are first
-   tried between neighbouring tables (cheap, keeps the score groups), then, for the tables still holding
-   a repeat, with any table.
-4. Seat order: the entrant who has attacked first least often (then the one who has played most, then
-   the higher-ranked) takes the first seat and attacks first; the seats follow the ranking order,
-   rotated so that he is first.
-
-Requested avoidances (``avoid``, see ``avoidances``) come before everything else: the swaps lower first the
-number of avoided pairs seated at one table, then repeats, then the spread, and the second pass works on
-every table that still holds an avoided pair or a repeat, against any table. So no two entrants who avoid
-each other share a table when a swap can part them; when none can (a field too small to part them), the
-seating keeps as few together as the swaps reach, and :func:`seat_tables_explained` says so. Deviation:
-swaps are a local search, so "as few as possible" is not proven for a field whose avoidances form a knot.
+tables as even in size as ``table_size`` allows (:func:`table_sizes`), filled from the top in ranking order
+(score, rating, id) so that score groups sit together (C.04.1 e), then improved by swaps of two entrants
+between tables that lower, in order, the avoided pairs seated together, the repeat meetings and the score
+spread; the first seat goes to the entrant who has attacked first least often.
+Swaps are a local search, so "as few avoided pairs as possible" is not proven for a knotted field;
+:func:`seat_tables_explained` says which were kept together. The steps: docs/architecture.md, "Pairing".
 
 Teams are entrants like any other: a 2v2 or 3v3 match is a heads-up pairing of two team entrants, so
 team events use ``swiss.pair_swiss`` with one :class:`EntrantState` per team (rating: the team's average).

@@ -1,35 +1,15 @@
 """Tie-breaks and standings after FIDE's Tie-Break Regulations (Handbook C.07, 2023), plus Durak's own.
 
-Sources: "Play-off and Tie-Break Regulations", FIDE Handbook C.07, approved 1 August 2023 and applied
-from 1 September 2023. The article numbers cited are as we read that text (the August 2024 edition
-kept them); they were written from the regulation, not generated from it, so check a number against the
-Handbook before quoting it. Every value is computed in exact fractions and given out as a float, so that
-equal values compare equal whatever the order they were summed in.
+Sources: "Play-off and Tie-Break Regulations", FIDE Handbook C.07, applied from 1 September 2023; each
+tie-break names its article beside it. The article numbers are as we read that text (the August 2024
+edition kept them): check one against the Handbook before quoting it. Every value is computed in exact
+fractions and given out as a float, so that equal values compare equal whatever the order of the sum.
 
-Unplayed rounds (C.07 art. 16). A round is *unplayed* for an entrant when he had no game over the
-table: a pairing-allocated bye (PAB), a requested full-, half- or zero-point bye, a forfeit won or lost,
-or an absence (not in any result of the round: a late entry's early rounds, a withdrawal's later ones).
-Half- and zero-point byes, forfeit losses and absences are *voluntarily unplayed rounds* (VUR).
-
-- 16.3, an opponent's score as it enters someone's Buchholz: his own points, except that his VURs
-  without a scheduled opponent that come after the last round he did not leave unplayed by choice
-  (typically the rounds after he withdrew) count as draws.
-- 16.4, the entrant's own unplayed rounds: each is a game against a *dummy opponent* who has the
-  entrant's own final points. For Buchholz the round is worth those points; for Sonneborn-Berger it
-  is worth them times what the entrant scored in the round.
-- 14 (the cut modifiers: 14.1 Cut-1, 14.3 Median-1): when the least significant value is cut, a VUR
-  is cut first, even if another round is worth less. The highest value is cut without that exception.
-
-Tables (three to six entrants at one game) are ours to define; FIDE has no rules for them. At a table
-every other entrant is an opponent, and a round counts as one value, so that a table of six weighs
-no more than a heads-up game:
-
-- Buchholz: the round's value is the *mean* of the table opponents' adjusted scores.
-- Sonneborn-Berger: the mean over the table opponents of their adjusted score times the entrant's
-  pairwise result against each (1 if he scored more points at that table, 1/2 the same, 0 fewer).
-- Direct encounter, average rating of opponents: pairwise, every table opponent met counts.
-- A table is *won* by the entrant who scores strictly more than every other at it.
-Heads-up, every one of these reduces to FIDE's definition.
+Unplayed rounds (byes, forfeits, absences) count as C.07 art. 16 says: an opponent's later voluntarily
+unplayed rounds as draws (16.3), the entrant's own as a game against a dummy opponent with his own final
+points (16.4), and a cut drops such a round first (14). Tables of three to six, which FIDE does not cover,
+count each round as one value, the mean over the table's opponents; heads-up every tie-break reduces to
+FIDE's definition. The details: docs/architecture.md, "Tie-breaks".
 """
 
 from __future__ import annotations

@@ -2,22 +2,13 @@
 
 Only what a pairing checker reads is written and read: the ``012`` tournament name, the ``XXR`` number of
 rounds, the ``XXC`` initial colour (``white1``: the first pairing number gets white, our first attack, in
-round 1) and one ``001`` line a player. Other tags are skipped when read. The ``001`` columns are FIDE's
-(1-based): pairing number 5-8, name 15-47, rating 49-52, points 81-84, rank 86-89, then one block of ten
-characters a round from column 92 (opponent 4 digits, ``0000`` for none; colour ``w``/``b``/``-``; result).
-Lines end in CRLF.
+round 1) and one ``001`` line a player in FIDE's columns; other tags are skipped when read. Lines end in
+CRLF. First attack stands in for colour: ``w`` attacked first. The points column is our score (several
+games a pairing may give other sums than the result codes').
 
-First attack stands in for colour: ``w`` attacked first. Results of our rounds (``tournament_trf``):
-
-==============================  ================================================
-a game, more points / equal / fewer  ``1`` / ``=`` / ``0`` (colour ``w`` or ``b``)
-a forfeit                            ``+`` winner, ``-`` loser (both ``-`` if double)
-the pairing-allocated bye            ``0000 - U``
-a requested bye: 1 / 0.5 / 0 point   ``0000 - F`` / ``H`` / ``Z``
-absent (no result in the round)      ``0000 - Z``
-==============================  ================================================
-
-The points column is our score (several games a pairing may give other sums than the codes').
+Results of our rounds as TRF codes (``tournament_trf``): a game won, drawn or lost on points ``1`` / ``=`` /
+``0``; a forfeit ``+`` / ``-``; the pairing-allocated bye ``0000 - U``; a requested bye of 1, 0.5 or 0 points
+``0000 - F`` / ``H`` / ``Z``; an absence ``0000 - Z``. The columns: docs/architecture.md, "Pairing".
 """
 
 from __future__ import annotations

@@ -1,21 +1,17 @@
 """Every change to tournaments, one module a part (each under ``tournaments/services/``):
 
 - ``_common``: who may create and direct, the lock, the log, the pages' nudge, the timed tasks;
-- ``create``: a tournament and its settings; ``presets``: a Swiss with its round-robin final;
-- ``register``: entering (players, teams, a director's late entries), a team's partners answering;
-- ``entrants``: the director's entrants (people search, bots in numbers, a CSV of players, invitations,
-  the registration code) and the players' presence before each round;
-- ``rounds``: the start, pairing and seating each round, no-shows, closing it, the end and the final's
-  qualifiers; ``matches``: a game's end scored for its pairing; ``standings``: the standings stored;
-- ``direction``: the director's acts (withdraw, reinstate, pause, results, disputes); ``results``: a board's
-  outcome by a click, a running game decided; ``avoidances``: entrants who must not meet;
-- ``sweep``: a round due, and what the timed tasks missed.
+- ``create``, ``presets``; ``register``; ``entrants`` (the director's entrants, presence before a round);
+- ``rounds``: each round's start, pairing, seating, no-shows and close, the end and a final's qualifiers;
+- ``matches``: a game's end scored for its pairing; ``standings``: the standings stored;
+- ``direction``: the director's acts; ``results``: a board's outcome by a click, a running game decided;
+  ``avoidances``: entrants who must not meet; ``sweep``: a round due, and what the timed tasks missed.
 
 The bridge to the pure core (STYLE.md 3): rows are loaded into tournaments.pairing values, its functions
 called, and what they return stored. A user error is a ValidationError with a translated message. The
 modules import one another in that order, never back; this package re-exports the names its callers use
 (``services.tournament_start``), and the submodules are imported by name (``from tournaments.services
-import entrants``).
+import entrants``). Each part in more words: docs/architecture.md, "Tournaments".
 """
 
 from tournaments.services import avoidances, entrants, presets, results

@@ -4,13 +4,10 @@ either way, a double forfeit; at a table the places), and a game still being pla
 
 A board's outcome is a thin wrapper over ``pairing_set_result`` and ``pairing_forfeit``: the outcome is turned
 into the points those services take, so their checks (the director, the reason, the version the director
-looked at) and their audit entries (the result before and after) are the same.
-
-Ratings: a board's result set by the director without a game (``pairing_set_result``) changes no rating: there
-is no game to rate, and games played for the board keep theirs; a forfeit annuls the ratings of the board's
-games (it replaces what was played). A game stopped and decided is finalised as a game (games.decisions): its
-result is rated by its pool's rules like any other, and the tournament scores it as a played game; a game
-ordered replayed is rated and scored by its replacement only.
+looked at) and their audit entries (the result before and after) are the same. A game stopped and decided is
+finalised as a game (games.decisions), rated by its pool and scored as played; a replayed one counts only by
+its replacement. A board's result set without a game changes no rating; a forfeit annuls its games' ratings
+(the rule and why: docs/architecture.md, "Tournaments").
 
 Locks: as everywhere, game first, then tournament, then the pairing (games.services.game_finalise takes the
 tournament's lock after the game's through the tournaments hook).
