@@ -84,11 +84,12 @@ def _opponents(state: State, seat: int) -> list[int]:
 
 def barred_leads(state: State, seat: int) -> int:
     """no_attack_with_epaulettes: the cards ``seat`` may not lead, an opponent's epaulettes that are not his
-    own side's too (docs/aktobe.md, Epaulettes)."""
+    own side's too; none when they are all he holds, since a leader must lead (docs/aktobe.md, Epaulettes)."""
     barred = 0
     for other in _opponents(state, seat):
         barred |= epaulette_cards(state, other)
-    return barred & ~epaulette_cards(state, seat)
+    barred &= ~epaulette_cards(state, seat)
+    return 0 if state.hands[seat] & ~barred == 0 else barred
 
 
 # --- Aktobe's moves ---------------------------------------------------------------------------------
