@@ -1,0 +1,162 @@
+"""The Dutch engine against an independent one: ``caissify-pairings`` (test-only), round by round.
+
+``play_and_compare`` plays a random heads-up Swiss (draws, odd fields, requested byes, late entries,
+withdrawals, forfeits), pairs every round with ``pair_dutch`` and asks the oracle to pair the same history;
+each round's comparison is a :class:`RoundCheck`. Run as a script it prints the share of identical rounds:
+``python -m tests.tournaments.pairing.dutch_oracle [TOURNAMENTS] [FIRST_SEED]``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from caissify_pairings.engines.dutch import DutchEngine  # type: ignore[import-untyped, unused-ignore]
+
+from tournaments.pairing.dutch import initial_numbers, pair_dutch
+from tournaments.pairing.model import Board, BoardResult, EntrantState, Float, Side, entrants_after
+
+_FLOATS = {Float.NONE: "none", Float.DOWN: "down", Float.UP: "up"}
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A round as compared: unordered pairs, the bye, and who attacks first on each board."""
+
+    pairs: frozenset[frozenset[str]]
+    bye: str | None
+    first: frozenset[str]
+
+    @classmethod
+    def of(cls, boards: Sequence[Board]) -> Pairing:
+        pairs = frozenset(frozenset(board.entrants) for board in boards if not board.bye)
+        bye = next((board.entrants[0] for board in boards if board.bye), None)
+        return cls(pairs, bye, frozenset(board.entrants[0] for board in boards if not board.bye))
+
+
+def oracle_pairing(
+    entrants: Sequence[EntrantState], numbers: dict[str, int], round_number: int, absent: frozenset[str] = frozenset()
+) -> Pairing:
+    """The oracle's pairing of the next round from the same history (players named by pairing number)."""
+    present = [e for e in entrants if not e.withdrawn and e.id not in absent]
+    by_number = {numbers[e.id]: e.id for e in entrants}
+    players = [
+        {
+            "id": numbers[e.id], "name": e.id, "score": e.score, "rating": e.rating,
+            "pairing_number": numbers[e.id], "starting_number": numbers[e.id],
+            "color_hist": ["white" if side is Side.FIRST else "black" for side in e.sides],
+            "float_history": [_FLOATS[f] for f in e.floats], "bye_count": e.byes,
+            "forfeit_win_count": e.forfeit_wins,
+        }
+        for e in present
+    ]  # fmt: skip
+    previous = {
+        (min(numbers[e.id], numbers[o]), max(numbers[e.id], numbers[o])) for e in present for o in e.opponents
+    }
+    engine = DutchEngine(
+        players=players, previous_pairings=previous, round_number=round_number, total_rounds=99,
+        initial_color="white",
+    )  # fmt: skip
+    boards = []
+    for row in engine.generate_pairings():
+        if row.get("bye") or row.get("black_id") is None:
+            boards.append(Board(entrants=(by_number[row["white_id"]],), bye=True))
+        else:
+            boards.append(Board(entrants=(by_number[row["white_id"]], by_number[row["black_id"]])))
+    return Pairing.of(boards)
+
+
+@dataclass
+class RoundCheck:
+    seed: int
+    round_number: int
+    players: int
+    ours: Pairing
+    theirs: Pairing
+    entrants: list[EntrantState] = field(repr=False, default_factory=list)
+    absent: frozenset[str] = frozenset()
+
+    @property
+    def pairs_equal(self) -> bool:
+        return self.ours.pairs == self.theirs.pairs and self.ours.bye == self.theirs.bye
+
+    @property
+    def first_equal(self) -> bool:
+        return self.pairs_equal and self.ours.first == self.theirs.first
+
+
+def _expected(rating: float, other: float) -> float:
+    return 1 / (1 + 10 ** ((other - rating) / 400))
+
+
+def _play(boards: Sequence[Board], ratings: dict[str, float], rng: random.Random) -> list[BoardResult]:
+    results = []
+    for board in boards:
+        if board.bye:
+            results.append(BoardResult(entrants=board.entrants, points=(1.0,), bye=True))
+            continue
+        first, second = board.entrants
+        roll = rng.random()
+        if roll < 0.03:  # a forfeit: unplayed, no side, the pair may meet again
+            winner = rng.random() < 0.5
+            points = (1.0, 0.0) if winner else (0.0, 1.0)
+            results.append(BoardResult(entrants=board.entrants, points=points, forfeit=True))
+            continue
+        if roll < 0.18:
+            points = (0.5, 0.5)
+        elif rng.random() < _expected(ratings[first], ratings[second]):
+            points = (1.0, 0.0)
+        else:
+            points = (0.0, 1.0)
+        results.append(BoardResult(entrants=board.entrants, points=points, first=first))
+    return results
+
+
+def play_and_compare(seed: int, players: int | None = None, rounds: int | None = None) -> list[RoundCheck]:
+    """Play one random tournament with ``pair_dutch`` and compare every round with the oracle."""
+    rng = random.Random(seed)
+    size = players or rng.randint(10, 60)
+    count = rounds or rng.randint(5, 9)
+    ratings = {f"p{index:03d}": float(rng.choice([rng.randint(1000, 2400), 1500])) for index in range(size)}
+    late = {f"q{index:02d}": float(rng.randint(1000, 2400)) for index in range(rng.randint(0, 3))}
+    late_round = rng.randint(2, 3)
+    withdrawn: set[str] = set()
+    results: list[list[BoardResult]] = []
+    checks: list[RoundCheck] = []
+    for number in range(1, count + 1):
+        field_ratings = dict(ratings)
+        if number >= late_round:
+            field_ratings.update(late)
+        if number > 2 and rng.random() < 0.3:
+            withdrawn.add(rng.choice(sorted(field_ratings)))
+        entrants = entrants_after(field_ratings, results, withdrawn=withdrawn)
+        still = [e.id for e in entrants if not e.withdrawn]
+        absent = frozenset(rng.sample(still, rng.randint(0, 2))) if number > 1 else frozenset()
+        numbers = initial_numbers(entrants)
+        ours = pair_dutch(entrants, absent=absent, numbers=numbers)
+        theirs = oracle_pairing(entrants, numbers, number, absent)
+        checks.append(RoundCheck(seed, number, len(still) - len(absent), Pairing.of(ours), theirs, entrants, absent))
+        played = _play(ours, field_ratings, rng)
+        played += [BoardResult(entrants=(a,), points=(0.5,)) for a in sorted(absent)]
+        results.append(played)
+    return checks
+
+
+def main(argv: Sequence[str]) -> None:
+    tournaments = int(argv[0]) if argv else 20
+    first = int(argv[1]) if len(argv) > 1 else 1
+    total = pairs = firsts = 0
+    for seed in range(first, first + tournaments):
+        checks = play_and_compare(seed)
+        total += len(checks)
+        pairs += sum(check.pairs_equal for check in checks)
+        firsts += sum(check.first_equal for check in checks)
+        bad = [check.round_number for check in checks if not check.pairs_equal]
+        print(f"seed {seed}: {checks[0].players} players, {len(checks)} rounds, differ in rounds {bad}", flush=True)
+    print(f"rounds identical: pairs {pairs}/{total} = {pairs / total:.3f}; first attack {firsts}/{total} = {firsts / total:.3f}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

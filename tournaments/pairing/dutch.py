@@ -1,0 +1,380 @@
+"""Heads-up Swiss pairing by the FIDE Dutch system, bracket by bracket (first landing of issue 35).
+
+Sources: FIDE Handbook C.04.1 (basic rules for Swiss systems), C.04.2 (general handling rules) and C.04.3
+(the Dutch system). Criteria are numbered as in the 2017 text the engines in use follow: absolute criteria
+C1-C3, completion C4, quality criteria C5-C19 (C5 pairs, C6 PSD, C7 the next bracket, C8-C9 topscorers'
+colours, C10-C11 colour preferences, C12-C19 floats). First attack stands in for colour (``first_attack``).
+
+How a round is paired
+---------------------
+Entrants present are ranked by score, then pairing number (A.2); the pairing number is the place in the
+initial ranking (rating, then name, then id: C.04.2 B with no titles). Score groups are paired from the top;
+a bracket is the group plus the players moved down to it (MDPs). For each bracket one maximum-weight,
+maximum-cardinality matching is computed over the bracket *and every player below it* (plus a bye node
+when the field is odd, joined to whoever may still get the bye, C.04.1 c-d): maximum cardinality is the
+completion criterion C4 (the rest of the field can still be paired), and an edge's weight is an integer
+whose "digits", most significant first, are the quality criteria of the pairs made inside the bracket
+(C5, C6, C7, C10-C19; a player left unpaired in the bracket is a downfloater, whose costs are folded into
+the edges of the players who are paired, so that every digit is a sum over edges). Below the quality digits
+come digits that rank the candidates as C.04.3 D generates them:
+
+- Homogeneous bracket (and the remainder of a heterogeneous one): S1 holds the first P players, P the pairs
+  the bracket makes. Among a given matching's representations the first is the one whose S1 is the lower
+  member of each pair, so the matching's exchange is determined by its pairs: the number of exchanged
+  players is the number of pairs inside S2 (D.2 a), the difference of the sums moved is the sum of the pairs'
+  lower numbers (D.2 b), the highest number moved out of S1 and the lowest moved in (D.2 c-d) are sums of
+  powers of two, and the transposition (D.1, S2 in lexicographic order) is a sum of the partners' numbers
+  weighted by the place of their S1 players.
+- Heterogeneous bracket: the MDPs are S1 and the residents S2 (an MDP is never paired with another MDP; the
+  MDPs left out float on, "limbo"): first the highest MDPs are paired, each with the first resident the
+  quality allows (the MDP-pairing's transposition); those pairs fixed, the remainder is paired as a
+  homogeneous bracket.
+
+Byes: with an odd field the pairing-allocated bye goes to whoever the lowest bracket leaves unpaired; an
+entrant who had one or won by forfeit is not joined to the bye node (C.04.1 d, C2).
+
+Durak readings: the bye's points and the points of a pairing (several games) are the tournament's; scores
+are compared in quarter points with a win worth one point (the Dutch "one point" of the PSD).
+
+Not yet done (see the report of issue 35): the topscorers' criteria of the last round (C3's exception, C8,
+C9), the collapsed last bracket (A.9), Baku acceleration, requested avoidances; C16-C19 are weighed as sums
+of score differences rather than lexicographically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from networkx.algorithms.matching import (  # type: ignore[import-untyped, unused-ignore]
+    max_weight_matching,
+)
+from networkx.classes.graph import Graph  # type: ignore[import-untyped, unused-ignore]
+
+from tournaments.pairing.first_attack import Preference, Strength, allocate, conflict, preference
+from tournaments.pairing.model import Board, EntrantId, EntrantState, Float, PairingError, PairingInputError, Side
+
+POINT = 4  # score units in a point: quarter points keep every score of a 1 / 0.5 / 0 event an integer
+BYE = -1  # the bye node of the matching graph
+DIGITS = 15  # quality digits: C5, C6, C7 (pairs, PSD), the bye's unplayed games, C10-C19
+
+Edge = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class DutchOptions:
+    """Knobs of :func:`pair_dutch`."""
+
+    # The side the top seed gets in round 1 (C.04.3 E.5 "initial colour").
+    initial: Side = Side.FIRST
+
+
+def initial_numbers(entrants: Sequence[EntrantState], names: Mapping[EntrantId, str] | None = None) -> dict[EntrantId, int]:
+    """Pairing numbers, 1 up, by the initial ranking: rating (highest first), then name, then id (C.04.2 B)."""
+    def key(entrant: EntrantState) -> tuple[float, str, EntrantId]:
+        return (-entrant.rating, (names or {}).get(entrant.id, entrant.id), entrant.id)
+
+    return {entrant.id: index + 1 for index, entrant in enumerate(sorted(entrants, key=key))}
+
+
+@dataclass(frozen=True, slots=True)
+class _Player:
+    entrant: EntrantState
+    units: int
+    number: int
+    preference: Preference
+    last: Float
+    before: Float
+    may_get_bye: bool
+
+
+def pair_dutch(
+    entrants: Sequence[EntrantState],
+    *,
+    absent: Collection[EntrantId] = (),
+    options: DutchOptions | None = None,
+    names: Mapping[EntrantId, str] | None = None,
+    numbers: Mapping[EntrantId, int] | None = None,
+) -> list[Board]:
+    """Pair the next round of a heads-up Swiss by the Dutch system.
+
+    ``entrants`` is every entrant of the tournament (withdrawn ones and those in ``absent`` are left out);
+    ``numbers`` overrides the pairing numbers (default :func:`initial_numbers` over all of ``entrants``).
+    Raises PairingError when no pairing without a rematch (or a second bye) exists.
+    """
+    options = options or DutchOptions()
+    ids = [entrant.id for entrant in entrants]
+    if len(set(ids)) != len(ids):
+        raise PairingInputError("entrant ids must be unique")
+    numbers = dict(numbers) if numbers is not None else initial_numbers(entrants, names)
+    gone = set(absent)
+    present = [entrant for entrant in entrants if not entrant.withdrawn and entrant.id not in gone]
+    players = sorted((_player(entrant, numbers[entrant.id]) for entrant in present), key=lambda p: (-p.units, p.number))
+    pairs, bye = _Round(players).pair()
+    return _publish(players, pairs, bye, options)
+
+
+def _player(entrant: EntrantState, number: int) -> _Player:
+    floats = entrant.floats
+    return _Player(
+        entrant=entrant, units=round(entrant.score * POINT), number=number, preference=preference(entrant.sides),
+        last=floats[-1] if floats else Float.NONE, before=floats[-2] if len(floats) > 1 else Float.NONE,
+        may_get_bye=not entrant.byes and not entrant.forfeit_wins,
+    )  # fmt: skip
+
+
+def _publish(players: list[_Player], pairs: list[Edge], bye: int | None, options: DutchOptions) -> list[Board]:
+    """Seat each pair by C.04.3 E (``first_attack.allocate``) and order the boards (C.04.2 D.9)."""
+    boards: list[tuple[tuple[int, int, int], Board]] = []
+    for a, b in pairs:
+        high, low = players[min(a, b)], players[max(a, b)]
+        first, second = allocate(high.entrant, low.entrant, higher_number=high.number, initial=options.initial)
+        key = (-max(high.units, low.units), -(high.units + low.units), min(a, b))
+        boards.append((key, Board(entrants=(first.id, second.id))))
+    result = [board for _, board in sorted(boards, key=lambda item: item[0])]
+    if bye is not None:
+        result.append(Board(entrants=(players[bye].entrant.id,), bye=True))
+    return result
+
+
+def _psd_cost(base: int, difference: int) -> int:
+    """The weight of one score difference in the PSD (C6): a power, so that sums compare from the largest."""
+    cost: int = base ** max(difference, 0)
+    return cost
+
+
+class _Round:
+    """The players of one round (ranked: index = place in the A.2 order) and the brackets' matchings."""
+
+    def __init__(self, players: list[_Player]) -> None:
+        self.players = players
+        index = {player.entrant.id: place for place, player in enumerate(players)}
+        self.met = [{index[o] for o in player.entrant.opponents if o in index} for player in players]
+        self.odd = len(players) % 2 == 1
+        self.bye_ok = {place for place, player in enumerate(players) if player.may_get_bye}
+        if self.odd:
+            self.bye_ok = self.lowest_byes()
+
+    def lowest_byes(self) -> set[int]:
+        """Who may take the bye: the eligible players of the lowest score at which the rest can still be
+        paired (the bye's score is minimised before any bracket's quality)."""
+        scores = sorted({self.players[v].units for v in self.bye_ok})
+        edges = [(a, b) for a in range(len(self.players)) for b in range(a + 1, len(self.players)) if self.compatible(a, b)]
+        for units in scores:
+            allowed = {v for v in self.bye_ok if self.players[v].units <= units}
+            graph = Graph()
+            graph.add_edges_from(edges)
+            graph.add_edges_from((v, BYE) for v in allowed)
+            if 2 * len(max_weight_matching(graph, maxcardinality=True)) == len(self.players) + 1:
+                return allowed
+        raise PairingError("no entrant can take the bye without a second bye or a rematch")
+
+    def compatible(self, a: int, b: int) -> bool:
+        """C1 (no rematch) and C3 (no two players who need the same side absolutely)."""
+        if b in self.met[a]:
+            return False
+        return not conflict(self.players[a].preference, self.players[b].preference).absolute
+
+    def groups(self) -> list[list[int]]:
+        result: list[list[int]] = []
+        for place, player in enumerate(self.players):
+            if result and self.players[result[-1][0]].units == player.units:
+                result[-1].append(place)
+            else:
+                result.append([place])
+        return result
+
+    def pair(self) -> tuple[list[Edge], int | None]:
+        groups = self.groups()
+        pairs: list[Edge] = []
+        moved: list[int] = []
+        for number, group in enumerate(groups):
+            lower = [place for later in groups[number + 1 :] for place in later]
+            following = groups[number + 1] if number + 2 < len(groups) else []  # C7: not for the PPB nor the last
+            made, moved = _Bracket(self, sorted(moved), group, lower, following).pair()
+            pairs.extend(made)
+        if len(moved) > (1 if self.odd else 0):
+            raise PairingError("no pairing of this round avoids a rematch")
+        return pairs, (moved[0] if moved else None)
+
+
+class _Bracket:
+    """One pairing bracket: MDPs ``moved`` and residents ``group``; ``lower`` are the players below."""
+
+    def __init__(self, round_: _Round, moved: list[int], group: list[int], lower: list[int], following: list[int]):
+        self.round = round_
+        self.moved = moved
+        self.group = group
+        self.members = moved + group
+        self.inside = set(self.members)
+        self.lower = lower
+        self.last = not lower
+        self.following = set(following)
+        players = round_.players
+        self.bottom = players[group[0]].units  # residents' score: the bracket's lowest
+        self.psd_base = len(self.members) + 1
+        self.next_bottom = players[following[0]].units if following else 0
+        self.next_base = len(self.members) + len(following) + 1
+
+    # -- the quality digits (C5-C19) -------------------------------------------------------------------------
+
+    def float_cost(self, v: int) -> tuple[int, ...]:
+        """What player ``v`` costs, digit by digit, when left unpaired in the bracket (a downfloat)."""
+        p = self.round.players[v]
+        down_last, down_before = p.last is Float.DOWN, p.before is Float.DOWN
+        gap = p.units - self.bottom + POINT
+        next_cost = _psd_cost(self.next_base, p.units - self.next_bottom + POINT) if self.following else 0
+        unplayed = len(p.entrant.floats) - len(p.entrant.opponents) if self.last else 0
+        return (
+            0, _psd_cost(self.psd_base, gap), 0, next_cost, unplayed, 0, 0,
+            int(down_last), 0, int(down_before), 0, gap * down_last, 0, gap * down_before, 0,
+        )  # fmt: skip
+
+    def pair_cost(self, a: int, b: int) -> tuple[int, ...]:
+        """What pairing ``a`` with ``b`` (a ranked above b) in the bracket costs, digit by digit."""
+        pa, pb = self.round.players[a], self.round.players[b]
+        clash = conflict(pa.preference, pb.preference)
+        gap = pa.units - pb.units
+        floated = gap > 0
+        down1 = floated and pa.last is Float.DOWN
+        up1 = floated and pb.last is Float.UP
+        down2 = floated and pa.before is Float.DOWN
+        up2 = floated and pb.before is Float.UP
+        return (
+            -1, _psd_cost(self.psd_base, gap) if gap else 0, 0, 0, 0, clash.unmet, clash.strong_unmet,
+            int(down1), int(up1), int(down2), int(up2), gap * down1, gap * up1, gap * down2, gap * up2,
+        )  # fmt: skip
+
+    def quality(self, a: int, b: int) -> list[int]:
+        """The digits of an edge inside the bracket: the two floats saved minus the pair's cost."""
+        fa, fb, cost = self.float_cost(a), self.float_cost(b), self.pair_cost(a, b)
+        return [x + y - z for x, y, z in zip(fa, fb, cost)]
+
+    def outside(self, a: int, b: int) -> list[int]:
+        """The digits of an edge not inside the bracket: C7's pairs and PSD of the next bracket only."""
+        digits = [0] * DIGITS
+        if not self.following:
+            return digits
+        into = [v for v in (a, b) if v in self.following]
+        if not into:
+            return digits
+        units = [self.round.players[v].units for v in (a, b)]
+        base, bottom = self.next_base, self.next_bottom
+        saved = sum(_psd_cost(base, u - bottom + POINT) for u in units)
+        if len(into) == 2 or any(v in self.inside for v in (a, b)):
+            digits[2] = 1
+            digits[3] = saved - _psd_cost(base, abs(units[0] - units[1])) if units[0] != units[1] else saved - 1
+        return digits
+
+    # -- the matchings ----------------------------------------------------------------------------------------
+
+    def edges(self, allowed: set[Edge] | None) -> list[Edge]:
+        """Every compatible edge among the bracket and the players below; inside the bracket only those
+        ``allowed`` (None: every one but MDP with MDP)."""
+        nodes = self.members + self.lower
+        moved = set(self.moved)
+        result: list[Edge] = []
+        for index, a in enumerate(nodes):
+            for b in nodes[index + 1 :]:
+                if not self.round.compatible(a, b):
+                    continue
+                if a in self.inside and b in self.inside:
+                    if (a in moved and b in moved) or (allowed is not None and (a, b) not in allowed):
+                        continue
+                result.append((a, b))
+        if self.round.odd:
+            result.extend((v, BYE) for v in nodes if v in self.round.bye_ok)
+        return result
+
+    def match(self, edges: list[Edge], order: Mapping[Edge, list[int]], order_size: int) -> list[Edge]:
+        """The matching maximising the quality digits, then the ``order`` digits (absent: zeros); returns the
+        pairs made inside the bracket."""
+        rows: dict[Edge, list[int]] = {}
+        for a, b in edges:
+            inside = a in self.inside and b in self.inside
+            digits = self.quality(a, b) if inside else self.outside(a, b) if b != BYE else [0] * DIGITS
+            rows[(a, b)] = digits + list(order.get((a, b), [0] * order_size))
+        weights = _combine(rows, len(self.members) + len(self.lower) + 1)
+        graph = Graph()
+        graph.add_nodes_from(self.members + self.lower + ([BYE] if self.round.odd else []))
+        for (a, b), weight in weights.items():
+            graph.add_edge(a, b, weight=weight)
+        matching = max_weight_matching(graph, maxcardinality=True)
+        matched = {v for pair in matching for v in pair}
+        need = len(graph) - (len(graph) % 2)
+        if len(matched) < need:
+            raise PairingError("no pairing of this round avoids a rematch")
+        return sorted((min(a, b), max(a, b)) for a, b in matching if a in self.inside and b in self.inside)
+
+    def pair(self) -> tuple[list[Edge], list[int]]:
+        """The bracket's pairs and its downfloaters (ranked)."""
+        if self.moved:
+            fixed = self.pair_moved()
+            taken = {v for pair in fixed for v in pair}
+            remainder = [v for v in self.group if v not in taken]
+            pairs = fixed + self.pair_homogeneous(remainder, fixed)
+        else:
+            pairs = self.pair_homogeneous(self.group, [])
+        paired = {v for pair in pairs for v in pair}
+        return pairs, [v for v in self.members if v not in paired]
+
+    def pair_moved(self) -> list[Edge]:
+        """The MDP-pairing of a heterogeneous bracket: the highest MDPs, each with the first resident the
+        best quality allows (S1 the MDPs, S2 the residents, transpositions of S2)."""
+        moved, residents = self.moved, self.group
+        order: dict[Edge, list[int]] = {}
+        width = len(residents) + 1
+        for i, m in enumerate(moved):
+            for j, r in enumerate(residents):
+                order[(m, r)] = [2 ** (len(moved) - i), (len(residents) - j) * width ** (len(moved) - i)]
+        pairs = self.match(self.edges(None), order, 2)
+        return [pair for pair in pairs if pair[0] in set(moved)]
+
+    def pair_homogeneous(self, players: list[int], fixed: list[Edge]) -> list[Edge]:
+        """Pair ``players`` (one score, ranked) as a homogeneous bracket or remainder, ``fixed`` pairs kept."""
+        allowed = {(a, b) for index, a in enumerate(players) for b in players[index + 1 :]}
+        taken = {v for pair in fixed for v in pair}
+        keep = set(fixed)
+        count = len(self.match(self._restricted(allowed | keep, taken, keep), {}, 0)) - len(fixed)
+        size = len(players)
+        place = {v: index + 1 for index, v in enumerate(players)}  # BSN
+        order: dict[Edge, list[int]] = {}
+        for a, b in allowed:
+            x, y = place[a], place[b]
+            in_s1 = x <= count
+            order[(a, b)] = [
+                -int(x > count),  # D.2 a: exchanged players (pairs inside S2)
+                -x,  # D.2 b: sum of S1' (pairs' lower numbers)
+                -(2**x) * in_s1,  # D.2 c: the highest number moved out of S1
+                (2 ** (size - x)) * (not in_s1),  # D.2 d: the lowest number moved into S1
+                (size - y) * (size + 1) ** (size - x),  # D.1: S2's transposition
+            ]
+        pairs = self.match(self._restricted(allowed | keep, taken, keep), order, 5)
+        return [pair for pair in pairs if pair not in keep]
+
+    def _restricted(self, allowed: set[Edge], taken: set[int], keep: set[Edge]) -> list[Edge]:
+        """The edges with ``keep`` forced (their players have no other edge) and only ``allowed`` inside."""
+        result = []
+        for a, b in self.edges(allowed):
+            if (a in taken or b in taken) and (a, b) not in keep:
+                continue
+            result.append((a, b))
+        return result
+
+
+def _combine(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:
+    """Integer weights that compare matchings digit by digit (signed digits, most significant first)."""
+    if not rows:
+        return {}
+    width = len(next(iter(rows.values())))
+    pairs = nodes // 2 + 1
+    maxima = [max(abs(row[k]) for row in rows.values()) for k in range(width)]
+    bases = [1] * width
+    for k in range(width - 2, -1, -1):
+        bases[k] = bases[k + 1] * (2 * pairs * maxima[k + 1] + 1)
+    weights = {edge: sum(d * b for d, b in zip(row, bases)) for edge, row in rows.items()}
+    offset = 1 - min(weights.values())
+    return {edge: weight + offset for edge, weight in weights.items()}
+
+
+__all__ = ["DutchOptions", "Strength", "initial_numbers", "pair_dutch"]
