@@ -208,7 +208,6 @@ class _Bracket:
         self.members = moved + group
         self.inside = set(self.members)
         self.lower = lower
-        self.last = not lower
         self.following = set(following)
         players = round_.players
         self.bottom = players[group[0]].units  # residents' score: the bracket's lowest
@@ -224,9 +223,8 @@ class _Bracket:
         down_last, down_before = p.last is Float.DOWN, p.before is Float.DOWN
         gap = p.units - self.bottom + POINT
         next_cost = _psd_cost(self.next_base, p.units - self.next_bottom + POINT) if self.following else 0
-        unplayed = len(p.entrant.floats) - len(p.entrant.opponents) if self.last else 0
         return (
-            0, _psd_cost(self.psd_base, gap), 0, next_cost, unplayed, 0, 0,
+            0, _psd_cost(self.psd_base, gap), 0, next_cost, 0, 0, 0,
             int(down_last), 0, int(down_before), 0, gap * down_last, 0, gap * down_before, 0,
         )  # fmt: skip
 
@@ -266,6 +264,15 @@ class _Bracket:
             digits[3] = saved - _psd_cost(base, abs(units[0] - units[1])) if units[0] != units[1] else saved - 1
         return digits
 
+    def bye(self, v: int) -> list[int]:
+        """The digits of the bye going to ``v``: the bye assignee's unplayed games are minimised, when the
+        bracket is where he floats from (C.04.3 2025, after C7)."""
+        digits = [0] * DIGITS
+        if v in self.inside:
+            entrant = self.round.players[v].entrant
+            digits[4] = len(entrant.opponents) - len(entrant.floats)
+        return digits
+
     # -- the matchings ----------------------------------------------------------------------------------------
 
     def edges(self, allowed: set[Edge] | None) -> list[Edge]:
@@ -292,7 +299,7 @@ class _Bracket:
         rows: dict[Edge, list[int]] = {}
         for a, b in edges:
             inside = a in self.inside and b in self.inside
-            digits = self.quality(a, b) if inside else self.outside(a, b) if b != BYE else [0] * DIGITS
+            digits = self.quality(a, b) if inside else self.outside(a, b) if b != BYE else self.bye(a)
             rows[(a, b)] = digits + list(order.get((a, b), [0] * order_size))
         weights = _combine(rows, len(self.members) + len(self.lower) + 1)
         graph = Graph()
