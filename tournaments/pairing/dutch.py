@@ -338,26 +338,20 @@ class _Bracket:
         return [pair for pair in pairs if pair[0] in set(moved)]
 
     def pair_homogeneous(self, players: list[int], fixed: list[Edge]) -> list[Edge]:
-        """Pair ``players`` (one score, ranked) as a homogeneous bracket or remainder, ``fixed`` pairs kept."""
+        """Pair ``players`` (one score, ranked) as a homogeneous bracket or remainder, ``fixed`` pairs kept.
+
+        S1 is the first P players, P the pairs the quality criteria make; P is first taken to be half the
+        players and the matching done again with the P it found when that was wrong."""
         allowed = {(a, b) for index, a in enumerate(players) for b in players[index + 1 :]}
         taken = {v for pair in fixed for v in pair}
         keep = set(fixed)
-        count = len(self.match(self._restricted(allowed | keep, taken, keep), {}, 0)) - len(fixed)
-        size = len(players)
-        place = {v: index + 1 for index, v in enumerate(players)}  # BSN
-        order: dict[Edge, list[int]] = {}
-        for a, b in allowed:
-            x, y = place[a], place[b]
-            in_s1 = x <= count
-            order[(a, b)] = [
-                -int(x > count),  # D.2 a: exchanged players (pairs inside S2)
-                -x,  # D.2 b: sum of S1' (pairs' lower numbers)
-                -(2**x) * in_s1,  # D.2 c: the highest number moved out of S1
-                (2 ** (size - x)) * (not in_s1),  # D.2 d: the lowest number moved into S1
-                (size - y) * (size + 1) ** (size - x),  # D.1: S2's transposition
-            ]
-        pairs = self.match(self._restricted(allowed | keep, taken, keep), order, 5)
-        return [pair for pair in pairs if pair not in keep]
+        edges = self._restricted(allowed | keep, taken, keep)
+        count = len(players) // 2
+        while True:
+            pairs = [pair for pair in self.match(edges, _exchange_order(players, count), 5) if pair not in keep]
+            if len(pairs) == count:
+                return pairs
+            count = len(pairs)
 
     def _restricted(self, allowed: set[Edge], taken: set[int], keep: set[Edge]) -> list[Edge]:
         """The edges with ``keep`` forced (their players have no other edge) and only ``allowed`` inside."""
@@ -367,6 +361,24 @@ class _Bracket:
                 continue
             result.append((a, b))
         return result
+
+
+def _exchange_order(players: list[int], count: int) -> dict[Edge, list[int]]:
+    """The digits that rank a homogeneous bracket's candidates as C.04.3 D generates them, S1 being the first
+    ``count`` of ``players`` (see the module's docstring)."""
+    size = len(players)
+    order: dict[Edge, list[int]] = {}
+    for x, a in enumerate(players, start=1):  # x, y: bracket sequence numbers (BSN)
+        in_s1 = x <= count
+        for y in range(x + 1, size + 1):
+            order[(a, players[y - 1])] = [
+                -int(x > count),  # D.2 a: exchanged players (pairs inside S2)
+                -x,  # D.2 b: sum of S1' (pairs' lower numbers)
+                -(2**x) * in_s1,  # D.2 c: the highest number moved out of S1
+                (2 ** (size - x)) * (not in_s1),  # D.2 d: the lowest number moved into S1
+                (size - y) * (size + 1) ** (size - x),  # D.1: S2's transposition
+            ]
+    return order
 
 
 def _combine(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:
