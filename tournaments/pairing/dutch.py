@@ -56,7 +56,7 @@ from tournaments.pairing.model import Board, EntrantId, EntrantState, Float, Pai
 
 POINT = 4  # score units in a point: quarter points keep every score of a 1 / 0.5 / 0 event an integer
 BYE = -1  # the bye node of the matching graph
-DIGITS = 15  # quality digits: C5, C6, C7 (pairs, PSD), the bye's unplayed games, C10-C19
+DIGITS = 17  # quality digits: C5, C6, C7 (pairs, PSD), the bye's unplayed games, C8-C19
 
 Edge = tuple[int, int]
 
@@ -67,6 +67,9 @@ class DutchOptions:
 
     # The side the top seed gets in round 1 (C.04.3 E.5 "initial colour").
     initial: Side = Side.FIRST
+    # Pairing the last round: topscorers (over half the points played for) may meet despite C3, and C8-C9
+    # weigh what that costs them.
+    last_round: bool = False
 
 
 def initial_numbers(entrants: Sequence[EntrantState], names: Mapping[EntrantId, str] | None = None) -> dict[EntrantId, int]:
@@ -110,7 +113,7 @@ def pair_dutch(
     gone = set(absent)
     present = [entrant for entrant in entrants if not entrant.withdrawn and entrant.id not in gone]
     players = sorted((_player(entrant, numbers[entrant.id]) for entrant in present), key=lambda p: (-p.units, p.number))
-    pairs, bye = _Round(players).pair()
+    pairs, bye = _Round(players, last_round=options.last_round).pair()
     return _publish(players, pairs, bye, options)
 
 
@@ -137,6 +140,11 @@ def _publish(players: list[_Player], pairs: list[Edge], bye: int | None, options
     return result
 
 
+def _run(sides: Sequence[Side]) -> Side | None:
+    """The side of the last two games when they were the same."""
+    return sides[-1] if len(sides) > 1 and sides[-1] is sides[-2] else None
+
+
 def _psd_cost(base: int, difference: int) -> int:
     """The weight of one score difference in the PSD (C6): a power, so that sums compare from the largest."""
     cost: int = base ** max(difference, 0)
@@ -146,10 +154,13 @@ def _psd_cost(base: int, difference: int) -> int:
 class _Round:
     """The players of one round (ranked: index = place in the A.2 order) and the brackets' matchings."""
 
-    def __init__(self, players: list[_Player]) -> None:
+    def __init__(self, players: list[_Player], *, last_round: bool = False) -> None:
         self.players = players
         index = {player.entrant.id: place for place, player in enumerate(players)}
         self.met = [{index[o] for o in player.entrant.opponents if o in index} for player in players]
+        played = max((len(player.entrant.floats) for player in players), default=0)
+        self.top = {v for v, p in enumerate(players) if last_round and p.units * 2 > played * POINT}  # A.7
+        self.compat = [{b for b in range(len(players)) if b != a and self.compatible(a, b)} for a in range(len(players))]
         self.odd = len(players) % 2 == 1
         self.bye_ok = {place for place, player in enumerate(players) if player.may_get_bye}
         if self.odd:
@@ -159,7 +170,7 @@ class _Round:
         """Who may take the bye: the eligible players of the lowest score at which the rest can still be
         paired (the bye's score is minimised before any bracket's quality)."""
         scores = sorted({self.players[v].units for v in self.bye_ok})
-        edges = [(a, b) for a in range(len(self.players)) for b in range(a + 1, len(self.players)) if self.compatible(a, b)]
+        edges = [(a, b) for a in range(len(self.players)) for b in self.compat[a] if a < b]
         for units in scores:
             allowed = {v for v in self.bye_ok if self.players[v].units <= units}
             graph = Graph()
@@ -170,10 +181,24 @@ class _Round:
         raise PairingError("no entrant can take the bye without a second bye or a rematch")
 
     def compatible(self, a: int, b: int) -> bool:
-        """C1 (no rematch) and C3 (no two players who need the same side absolutely)."""
+        """C1 (no rematch) and C3 (no two non-topscorers who need the same side absolutely)."""
         if b in self.met[a]:
             return False
-        return not conflict(self.players[a].preference, self.players[b].preference).absolute
+        absolute = conflict(self.players[a].preference, self.players[b].preference).absolute
+        return not absolute or a in self.top or b in self.top
+
+    def topscorer_costs(self, a: int, b: int) -> tuple[int, int]:
+        """C8 and C9 for a pair allowed by a topscorer despite C3: does one of them end with a first-attack
+        difference beyond 2, does one attack on the same side a third time running (E.2 decides who yields)."""
+        pa, pb = self.players[a].preference, self.players[b].preference
+        if not conflict(pa, pb).absolute:
+            return 0, 0
+        beyond = int(abs(pa.difference) >= 2 and abs(pb.difference) >= 2)
+        runs = [_run(self.players[v].entrant.sides) for v in (a, b)]
+        if abs(pa.difference) == abs(pb.difference):
+            return beyond, int(runs[0] is not None and runs[0] is runs[1])
+        yielding = runs[0] if abs(pa.difference) < abs(pb.difference) else runs[1]
+        return beyond, int(yielding is not None and pa.side is not None and yielding is pa.side.other)
 
     def groups(self) -> list[list[int]]:
         result: list[list[int]] = []
@@ -224,7 +249,7 @@ class _Bracket:
         gap = p.units - self.bottom + POINT
         next_cost = _psd_cost(self.next_base, p.units - self.next_bottom + POINT) if self.following else 0
         return (
-            0, _psd_cost(self.psd_base, gap), 0, next_cost, 0, 0, 0,
+            0, _psd_cost(self.psd_base, gap), 0, next_cost, 0, 0, 0, 0, 0,
             int(down_last), 0, int(down_before), 0, gap * down_last, 0, gap * down_before, 0,
         )  # fmt: skip
 
@@ -238,8 +263,10 @@ class _Bracket:
         up1 = floated and pb.last is Float.UP
         down2 = floated and pa.before is Float.DOWN
         up2 = floated and pb.before is Float.UP
+        beyond, third = self.round.topscorer_costs(a, b)
         return (
-            -1, _psd_cost(self.psd_base, gap) if gap else 0, 0, 0, 0, clash.unmet, clash.strong_unmet,
+            -1, _psd_cost(self.psd_base, gap) if gap else 0, 0, 0, 0, beyond, third, clash.unmet,
+            clash.strong_unmet and not clash.absolute,
             int(down1), int(up1), int(down2), int(up2), gap * down1, gap * up1, gap * down2, gap * up2,
         )  # fmt: skip
 
@@ -283,7 +310,7 @@ class _Bracket:
         result: list[Edge] = []
         for index, a in enumerate(nodes):
             for b in nodes[index + 1 :]:
-                if not self.round.compatible(a, b):
+                if b not in self.round.compat[a]:
                     continue
                 if a in self.inside and b in self.inside:
                     if (a in moved and b in moved) or (allowed is not None and (a, b) not in allowed):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from caissify_pairings.engines.dutch import DutchEngine  # type: ignore[import-untyped, unused-ignore]
 
-from tournaments.pairing.dutch import initial_numbers, pair_dutch
+from tournaments.pairing.dutch import DutchOptions, initial_numbers, pair_dutch
 from tournaments.pairing.first_attack import allocate
 from tournaments.pairing.model import Board, BoardResult, EntrantState, Float, Side, entrants_after
 
@@ -38,7 +38,11 @@ class Pairing:
 
 
 def oracle_pairing(
-    entrants: Sequence[EntrantState], numbers: dict[str, int], round_number: int, absent: frozenset[str] = frozenset()
+    entrants: Sequence[EntrantState],
+    numbers: dict[str, int],
+    round_number: int,
+    absent: frozenset[str] = frozenset(),
+    rounds: int = 99,
 ) -> Pairing:
     """The oracle's pairing of the next round from the same history (players named by pairing number)."""
     present = [e for e in entrants if not e.withdrawn and e.id not in absent]
@@ -57,7 +61,7 @@ def oracle_pairing(
         (min(numbers[e.id], numbers[o]), max(numbers[e.id], numbers[o])) for e in present for o in e.opponents
     }
     engine = DutchEngine(
-        players=players, previous_pairings=previous, round_number=round_number, total_rounds=99,
+        players=players, previous_pairings=previous, round_number=round_number, total_rounds=rounds,
         initial_color="white",
     )  # fmt: skip
     boards = []
@@ -150,8 +154,9 @@ def play_and_compare(seed: int, players: int | None = None, rounds: int | None =
         still = [e.id for e in entrants if not e.withdrawn]
         absent = frozenset(rng.sample(still, rng.randint(0, 2))) if number > 1 else frozenset()
         numbers = initial_numbers(entrants)
-        ours = pair_dutch(entrants, absent=absent, numbers=numbers)
-        theirs = oracle_pairing(entrants, numbers, number, absent)
+        options = DutchOptions(last_round=number == count)
+        ours = pair_dutch(entrants, absent=absent, numbers=numbers, options=options)
+        theirs = oracle_pairing(entrants, numbers, number, absent, count)
         checks.append(RoundCheck(seed, number, len(still) - len(absent), Pairing.of(ours), theirs, entrants, absent))
         played = _play(ours, field_ratings, rng)
         played += [BoardResult(entrants=(a,), points=(0.5,)) for a in sorted(absent)]
