@@ -163,8 +163,10 @@ class _Round:
         self.compat = [{b for b in range(len(players)) if b != a and self.compatible(a, b)} for a in range(len(players))]
         self.odd = len(players) % 2 == 1
         self.bye_ok = {place for place, player in enumerate(players) if player.may_get_bye}
+        self.bye_units: int | None = None
         if self.odd:
             self.bye_ok = self.lowest_byes()
+            self.bye_units = max(self.players[v].units for v in self.bye_ok)
 
     def lowest_byes(self) -> set[int]:
         """Who may take the bye: the eligible players of the lowest score at which the rest can still be
@@ -233,6 +235,7 @@ class _Bracket:
         self.members = moved + group
         self.inside = set(self.members)
         self.lower = lower
+        self.weigh_bye = not lower or round_.players[group[0]].units == round_.bye_units
         self.following = set(following)
         players = round_.players
         self.bottom = players[group[0]].units  # residents' score: the bracket's lowest
@@ -295,7 +298,7 @@ class _Bracket:
         """The digits of the bye going to ``v``: the bye assignee's unplayed games are minimised, when the
         bracket is where he floats from (C.04.3 2025, after C7)."""
         digits = [0] * DIGITS
-        if v in self.inside:
+        if v in self.inside and self.weigh_bye:
             entrant = self.round.players[v].entrant
             digits[4] = len(entrant.opponents) - len(entrant.floats)
         return digits
@@ -341,7 +344,18 @@ class _Bracket:
         return sorted((min(a, b), max(a, b)) for a, b in matching if a in self.inside and b in self.inside)
 
     def pair(self) -> tuple[list[Edge], list[int]]:
-        """The bracket's pairs and its downfloaters (ranked)."""
+        """The bracket's pairs and its downfloaters (ranked).
+
+        The bye assignee's unplayed games count in the last bracket, and in the bracket of the bye's score
+        when its only downfloater is the one who gets the bye (as bbpPairings reads C.04.3); the bracket is
+        paired again without them when it turns out to float more than one player."""
+        pairs, floaters = self.pair_once()
+        if self.weigh_bye and self.lower and len(floaters) != 1:
+            self.weigh_bye = False
+            pairs, floaters = self.pair_once()
+        return pairs, floaters
+
+    def pair_once(self) -> tuple[list[Edge], list[int]]:
         if self.moved:
             fixed = self.pair_moved()
             taken = {v for pair in fixed for v in pair}
