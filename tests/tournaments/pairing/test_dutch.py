@@ -6,11 +6,15 @@ Pure tests: no database, no Django settings needed.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tests.tournaments.pairing.dutch_oracle import oracle_pairing, play_and_compare
-from tournaments.pairing import EntrantState, Float, PairingError, Side
-from tournaments.pairing.dutch import initial_numbers, pair_dutch
+from tests.tournaments.pairing.simulate import play
+from tournaments.pairing import BoardResult, EntrantState, Float, PairingError, Side, entrants_after
+from tournaments.pairing.dutch import DutchOptions, initial_numbers, pair_dutch
+from tournaments.pairing.trf import tournament_trf, write_trf
 
 F, S = Side.FIRST, Side.SECOND
 
@@ -127,7 +131,11 @@ def test_no_pairing_without_a_rematch_raises() -> None:
 
 # Tournaments the engine pairs like the oracle in every round (pairs and bye). First attack is compared under
 # the oracle's reading of E.4 ("higher ranked" as the lower pairing number, not score first as A.2 has it).
-SEEDED = [(101, 14, 6), (102, 17, 6), (103, 20, 5), (104, 11, 7), (105, 16, 6), (106, 23, 5)]
+# The second line: small fields and many rounds, where completion and the bye decide (each once differed).
+SEEDED = [
+    (101, 14, 6), (102, 17, 6), (103, 20, 5), (104, 11, 7), (105, 16, 6), (106, 23, 5), (107, 30, 7), (108, 44, 8),
+    (13, 12, 10), (14, 15, 8), (23, 16, 9), (27, 9, 8), (47, 16, 10), (53, 15, 9), (69, 9, 8),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("seed", "players", "rounds"), SEEDED)
@@ -135,3 +143,22 @@ def test_every_round_is_the_oracles(seed: int, players: int, rounds: int) -> Non
     checks = play_and_compare(seed, players, rounds)
     assert [check.round_number for check in checks if not check.pairs_equal] == []
     assert [check.round_number for check in checks if not check.first_equal_by_number] == []
+
+
+def test_trf_of_a_dutch_tournament_passes_the_oracles_checker() -> None:
+    """A tournament paired by ``pair_dutch`` and written as TRF (``trf.tournament_trf``) is re-paired round by round
+    by the oracle's checker (``caissify_pairings.fpc.check_trf``) with no discrepancy."""
+    from caissify_pairings.fpc import check_trf  # type: ignore[import-untyped, unused-ignore]
+
+    rng = random.Random(11)
+    ratings = {f"e{index:02d}": float(rng.randint(1200, 2200)) for index in range(15)}
+    rounds = 6
+    results: list[list[BoardResult]] = []
+    for number in range(1, rounds + 1):
+        entrants = entrants_after(ratings, results)
+        boards = pair_dutch(entrants, options=DutchOptions(last_round=number == rounds))
+        results.append(play(boards, ratings, rng))
+    text = write_trf(tournament_trf("dutch", ratings, results, planned_rounds=rounds))
+    report = check_trf(text)
+    assert report["summary"]["rounds_checked"] == rounds
+    assert [entry["discrepancies"] for entry in report["rounds"]] == [[]] * rounds
