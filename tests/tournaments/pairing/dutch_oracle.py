@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from caissify_pairings.engines.dutch import DutchEngine  # type: ignore[import-untyped, unused-ignore]
 
+from tests.tournaments.pairing.simulate import play
 from tournaments.pairing.dutch import DutchOptions, initial_numbers, pair_dutch
 from tournaments.pairing.first_attack import allocate
 from tournaments.pairing.model import Board, BoardResult, EntrantState, Float, Side, entrants_after
@@ -106,33 +107,6 @@ class RoundCheck:
         return frozenset(first) == self.theirs.first
 
 
-def _expected(rating: float, other: float) -> float:
-    return 1 / (1 + 10 ** ((other - rating) / 400))
-
-
-def _play(boards: Sequence[Board], ratings: dict[str, float], rng: random.Random) -> list[BoardResult]:
-    results = []
-    for board in boards:
-        if board.bye:
-            results.append(BoardResult(entrants=board.entrants, points=(1.0,), bye=True))
-            continue
-        first, second = board.entrants
-        roll = rng.random()
-        if roll < 0.03:  # a forfeit: unplayed, no side, the pair may meet again
-            winner = rng.random() < 0.5
-            points = (1.0, 0.0) if winner else (0.0, 1.0)
-            results.append(BoardResult(entrants=board.entrants, points=points, forfeit=True))
-            continue
-        if roll < 0.18:
-            points = (0.5, 0.5)
-        elif rng.random() < _expected(ratings[first], ratings[second]):
-            points = (1.0, 0.0)
-        else:
-            points = (0.0, 1.0)
-        results.append(BoardResult(entrants=board.entrants, points=points, first=first))
-    return results
-
-
 def play_and_compare(seed: int, players: int | None = None, rounds: int | None = None) -> list[RoundCheck]:
     """Play one random tournament with ``pair_dutch`` and compare every round with the oracle."""
     rng = random.Random(seed)
@@ -158,7 +132,7 @@ def play_and_compare(seed: int, players: int | None = None, rounds: int | None =
         ours = pair_dutch(entrants, absent=absent, numbers=numbers, options=options)
         theirs = oracle_pairing(entrants, numbers, number, absent, count)
         checks.append(RoundCheck(seed, number, len(still) - len(absent), Pairing.of(ours), theirs, entrants, absent))
-        played = _play(ours, field_ratings, rng)
+        played = play(ours, field_ratings, rng, draws=0.15, forfeits=0.03)
         played += [BoardResult(entrants=(a,), points=(0.5,)) for a in sorted(absent)]
         results.append(played)
     return checks
