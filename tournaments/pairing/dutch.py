@@ -117,8 +117,17 @@ def pair_dutch(
     return _publish(players, pairs, bye, options)
 
 
+def fide_floats(entrant: EntrantState) -> tuple[Float, ...]:
+    """The entrant's floats as the Dutch system counts them: a round not played that scored points is a
+    downfloat too (C.04.3 A.4.b, as bbpPairings reads it)."""
+    scored = entrant.scored_unplayed
+    return tuple(
+        Float.DOWN if index < len(scored) and scored[index] else moved for index, moved in enumerate(entrant.floats)
+    )
+
+
 def _player(entrant: EntrantState, number: int) -> _Player:
-    floats = entrant.floats
+    floats = fide_floats(entrant)
     return _Player(
         entrant=entrant, units=round(entrant.score * POINT), number=number, preference=preference(entrant.sides),
         last=floats[-1] if floats else Float.NONE, before=floats[-2] if len(floats) > 1 else Float.NONE,

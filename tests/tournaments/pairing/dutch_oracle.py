@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from caissify_pairings.engines.dutch import DutchEngine  # type: ignore[import-untyped, unused-ignore]
 
 from tests.tournaments.pairing.simulate import play
-from tournaments.pairing.dutch import DutchOptions, initial_numbers, pair_dutch
+from tournaments.pairing.dutch import DutchOptions, fide_floats, initial_numbers, pair_dutch
 from tournaments.pairing.first_attack import allocate
 from tournaments.pairing.model import Board, BoardResult, EntrantState, Float, Side, entrants_after
 
@@ -53,7 +53,7 @@ def oracle_pairing(
             "id": numbers[e.id], "name": e.id, "score": e.score, "rating": e.rating,
             "pairing_number": numbers[e.id], "starting_number": numbers[e.id],
             "color_hist": ["white" if side is Side.FIRST else "black" for side in e.sides],
-            "float_history": [_FLOATS[f] for f in e.floats], "bye_count": e.byes,
+            "float_history": [_FLOATS[f] for f in fide_floats(e)], "bye_count": e.byes,
             "forfeit_win_count": e.forfeit_wins,
         }
         for e in present

@@ -147,7 +147,8 @@ def test_every_round_is_the_oracles(seed: int, players: int, rounds: int) -> Non
 
 def test_trf_of_a_dutch_tournament_passes_the_oracles_checker() -> None:
     """A tournament paired by ``pair_dutch`` and written as TRF (``trf.tournament_trf``) is re-paired round by round
-    by the oracle's checker (``caissify_pairings.fpc.check_trf``) with no discrepancy."""
+    by the oracle's checker (``caissify_pairings.fpc.check_trf``) with no discrepancy; forfeits included (a
+    forfeit win is a downfloat, the pair may meet again)."""
     from caissify_pairings.fpc import check_trf  # type: ignore[import-untyped, unused-ignore]
 
     rng = random.Random(11)
@@ -157,7 +158,8 @@ def test_trf_of_a_dutch_tournament_passes_the_oracles_checker() -> None:
     for number in range(1, rounds + 1):
         entrants = entrants_after(ratings, results)
         boards = pair_dutch(entrants, options=DutchOptions(last_round=number == rounds))
-        results.append(play(boards, ratings, rng))
+        results.append(play(boards, ratings, rng, forfeits=0.1))
+    assert any(result.forfeit for round_ in results for result in round_)
     text = write_trf(tournament_trf("dutch", ratings, results, planned_rounds=rounds))
     report = check_trf(text)
     assert report["summary"]["rounds_checked"] == rounds
