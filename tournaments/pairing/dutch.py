@@ -55,7 +55,10 @@ Cost: one matching a bracket (two for a heterogeneous one), each over the bracke
 networkx's O(n^3) blossom: about 3 s for round 5 of 100 entrants. The issue's target (1,000 entrants in
 2 s) needs an incremental matching, fewer nodes a bracket and a compiled core; not done yet.
 
-Not yet done (see the report of issue 35): Baku acceleration (C.04.5.1), requested avoidances, speed;
+Requested avoidances (``avoid``) are kept apart like a rematch while the round can be paired so; when it
+cannot, the fewest broken is a digit above every other (a director's request, not a FIDE rule).
+
+Not yet done (see the report of issue 35): Baku acceleration (C.04.5.1), speed;
 C16-C19 are weighed as sums of score differences rather than lexicographically.
 """
 
@@ -69,6 +72,7 @@ from networkx.algorithms.matching import (  # type: ignore[import-untyped, unuse
 )
 from networkx.classes.graph import Graph  # type: ignore[import-untyped, unused-ignore]
 
+from tournaments.pairing.avoidances import Avoidances
 from tournaments.pairing.first_attack import Preference, Strength, allocate, conflict, preference
 from tournaments.pairing.model import Board, EntrantId, EntrantState, Float, PairingError, PairingInputError, Side
 
@@ -116,12 +120,16 @@ def pair_dutch(
     options: DutchOptions | None = None,
     names: Mapping[EntrantId, str] | None = None,
     numbers: Mapping[EntrantId, int] | None = None,
+    avoid: Avoidances = frozenset(),
 ) -> list[Board]:
     """Pair the next round of a heads-up Swiss by the Dutch system.
 
     ``entrants`` is every entrant of the tournament (withdrawn ones and those in ``absent`` are left out);
     ``numbers`` overrides the pairing numbers (default :func:`initial_numbers` over all of ``entrants``).
-    Raises PairingError when no pairing without a rematch (or a second bye) exists.
+    ``avoid`` (requested avoidances, see ``avoidances``) are kept apart like a rematch (C1) while the round
+    can be paired so; when it cannot, the round is paired with as few of them broken as can be, that count
+    weighed before every other criterion. Raises PairingError when no pairing without a rematch (or a
+    second bye) exists.
     """
     options = options or DutchOptions()
     ids = [entrant.id for entrant in entrants]
@@ -131,7 +139,12 @@ def pair_dutch(
     gone = set(absent)
     present = [entrant for entrant in entrants if not entrant.withdrawn and entrant.id not in gone]
     players = sorted((_player(entrant, numbers[entrant.id]) for entrant in present), key=lambda p: (-p.units, p.number))
-    pairs, bye = _Round(players, last_round=options.last_round).pair()
+    try:
+        pairs, bye = _Round(players, last_round=options.last_round, avoid=avoid).pair()
+    except PairingError:
+        if not avoid:
+            raise
+        pairs, bye = _Round(players, last_round=options.last_round, avoid=avoid, strict=False).pair()
     return _publish(players, pairs, bye, options)
 
 
@@ -181,10 +194,19 @@ def _psd_cost(base: int, difference: int) -> int:
 class _Round:
     """The players of one round (ranked: index = place in the A.2 order) and the brackets' matchings."""
 
-    def __init__(self, players: list[_Player], *, last_round: bool = False) -> None:
+    def __init__(
+        self, players: list[_Player], *, last_round: bool = False, avoid: Avoidances = frozenset(), strict: bool = True
+    ) -> None:
         self.players = players
         index = {player.entrant.id: place for place, player in enumerate(players)}
         self.met = [{index[o] for o in player.entrant.opponents if o in index} for player in players]
+        self.avoided: list[set[int]] = [set() for _ in players]
+        for pair in avoid:
+            places = [index[member] for member in pair if member in index]
+            if len(places) == 2:
+                self.avoided[places[0]].add(places[1])
+                self.avoided[places[1]].add(places[0])
+        self.strict = strict
         played = max((len(player.entrant.floats) for player in players), default=0)
         self.top = {v for v, p in enumerate(players) if last_round and p.units * 2 > played * POINT}  # A.7
         self.compat = [{b for b in range(len(players)) if b != a and self.compatible(a, b)} for a in range(len(players))]
@@ -210,8 +232,9 @@ class _Round:
         raise PairingError("no entrant can take the bye without a second bye or a rematch")
 
     def compatible(self, a: int, b: int) -> bool:
-        """C1 (no rematch) and C3 (no two non-topscorers who need the same side absolutely)."""
-        if b in self.met[a]:
+        """C1 (no rematch; nor a requested avoidance while strict) and C3 (no two non-topscorers who need the
+        same side absolutely)."""
+        if b in self.met[a] or (self.strict and b in self.avoided[a]):
             return False
         absolute = conflict(self.players[a].preference, self.players[b].preference).absolute
         return not absolute or a in self.top or b in self.top
@@ -357,7 +380,8 @@ class _Bracket:
         for a, b in edges:
             inside = a in self.inside and b in self.inside
             digits = self.quality(a, b) if inside else self.outside(a, b) if b != BYE else self.bye(a)
-            rows[(a, b)] = digits + list(order.get((a, b), [0] * order_size))
+            broken = -int(b != BYE and b in self.round.avoided[a])  # avoidances broken: before everything
+            rows[(a, b)] = [broken, *digits, *order.get((a, b), [0] * order_size)]
         weights = _combine(rows, len(self.members) + len(self.lower) + 1)
         graph = Graph()
         graph.add_nodes_from(self.members + self.lower + ([BYE] if self.round.odd else []))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from caissify_pairings.engines.dutch import DutchEngine  # type: ignore[import-untyped, unused-ignore]
 
 from tests.tournaments.pairing.simulate import play
+from tournaments.pairing.avoidances import Avoidances, avoidances
 from tournaments.pairing.dutch import DutchOptions, fide_floats, initial_numbers, pair_dutch
 from tournaments.pairing.first_attack import allocate
 from tournaments.pairing.model import Board, BoardResult, EntrantState, Float, Side, entrants_after
@@ -44,8 +45,12 @@ def oracle_pairing(
     round_number: int,
     absent: frozenset[str] = frozenset(),
     rounds: int = 99,
+    avoid: Avoidances = frozenset(),
 ) -> Pairing:
-    """The oracle's pairing of the next round from the same history (players named by pairing number)."""
+    """The oracle's pairing of the next round from the same history (players named by pairing number).
+
+    The oracle knows no requested avoidances: they are given to it as earlier meetings, which it keeps apart
+    alike (and also counts as played games, which only the bye's unplayed-games criterion reads)."""
     present = [e for e in entrants if not e.withdrawn and e.id not in absent]
     by_number = {numbers[e.id]: e.id for e in entrants}
     players = [
@@ -60,7 +65,7 @@ def oracle_pairing(
     ]  # fmt: skip
     previous = {
         (min(numbers[e.id], numbers[o]), max(numbers[e.id], numbers[o])) for e in present for o in e.opponents
-    }
+    } | {(min(numbers[a], numbers[b]), max(numbers[a], numbers[b])) for a, b in map(sorted, avoid)}
     engine = DutchEngine(
         players=players, previous_pairings=previous, round_number=round_number, total_rounds=rounds,
         initial_color="white",
@@ -107,14 +112,18 @@ class RoundCheck:
         return frozenset(first) == self.theirs.first
 
 
-def play_and_compare(seed: int, players: int | None = None, rounds: int | None = None) -> list[RoundCheck]:
-    """Play one random tournament with ``pair_dutch`` and compare every round with the oracle."""
+def play_and_compare(
+    seed: int, players: int | None = None, rounds: int | None = None, *, avoiding: int = 0
+) -> list[RoundCheck]:
+    """Play one random tournament with ``pair_dutch`` and compare every round with the oracle; ``avoiding``
+    random pairs of entrants are requested avoidances."""
     rng = random.Random(seed)
     size = players or rng.randint(10, 60)
     count = rounds or rng.randint(5, 9)
     ratings = {f"p{index:03d}": float(rng.choice([rng.randint(1000, 2400), 1500])) for index in range(size)}
     late = {f"q{index:02d}": float(rng.randint(1000, 2400)) for index in range(rng.randint(0, 3))}
     late_round = rng.randint(2, 3)
+    avoid = avoidances(rng.sample(sorted(ratings), 2) for _ in range(avoiding))
     withdrawn: set[str] = set()
     results: list[list[BoardResult]] = []
     checks: list[RoundCheck] = []
@@ -129,8 +138,8 @@ def play_and_compare(seed: int, players: int | None = None, rounds: int | None =
         absent = frozenset(rng.sample(still, rng.randint(0, 2))) if number > 1 else frozenset()
         numbers = initial_numbers(entrants)
         options = DutchOptions(last_round=number == count)
-        ours = pair_dutch(entrants, absent=absent, numbers=numbers, options=options)
-        theirs = oracle_pairing(entrants, numbers, number, absent, count)
+        ours = pair_dutch(entrants, absent=absent, numbers=numbers, options=options, avoid=avoid)
+        theirs = oracle_pairing(entrants, numbers, number, absent, count, avoid)
         checks.append(RoundCheck(seed, number, len(still) - len(absent), Pairing.of(ours), theirs, entrants, absent))
         played = play(ours, field_ratings, rng, draws=0.15, forfeits=0.03)
         played += [BoardResult(entrants=(a,), points=(0.5,)) for a in sorted(absent)]
