@@ -58,14 +58,17 @@ networkx's O(n^3) blossom: about 3 s for round 5 of 100 entrants. The issue's ta
 Requested avoidances (``avoid``) are kept apart like a rematch while the round can be paired so; when it
 cannot, the fewest broken is a digit above every other (a director's request, not a FIDE rule).
 
-Not yet done (see the report of issue 35): Baku acceleration (C.04.5.1), speed;
+Baku acceleration (C.04.5.1): ``DutchOptions.virtual`` from :func:`baku_points` adds group A's virtual points
+to the pairing scores of the accelerated rounds.
+
+Not yet done (see the report of issue 35): speed;
 C16-C19 are weighed as sums of score differences rather than lexicographically.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from networkx.algorithms.matching import (  # type: ignore[import-untyped, unused-ignore]
     max_weight_matching,
@@ -92,6 +95,20 @@ class DutchOptions:
     # Pairing the last round: topscorers (over half the points played for) may meet despite C3, and C8-C9
     # weigh what that costs them.
     last_round: bool = False
+    # Points added to entrants' scores for this round's pairing only: Baku acceleration (see baku_points).
+    virtual: Mapping[EntrantId, float] = field(default_factory=dict)
+
+
+def baku_points(numbers: Mapping[EntrantId, int], round_number: int, rounds: int) -> dict[EntrantId, float]:
+    """Baku acceleration (C.04.5.1) as read here: group A is the first 2 x ceil(N / 4) pairing numbers (the top
+    half rounded up to an even count); the first ceil(rounds / 2) rounds are accelerated, group A counting a
+    virtual point in the first half of them (rounded up) and half a point in the rest."""
+    accelerated = -(-rounds // 2)
+    if round_number > accelerated:
+        return {}
+    value = 1.0 if round_number <= -(-accelerated // 2) else 0.5
+    group_a = 2 * -(-len(numbers) // 4)
+    return {entrant: value for entrant, number in numbers.items() if number <= group_a}
 
 
 def initial_numbers(entrants: Sequence[EntrantState], names: Mapping[EntrantId, str] | None = None) -> dict[EntrantId, int]:
@@ -138,7 +155,10 @@ def pair_dutch(
     numbers = dict(numbers) if numbers is not None else initial_numbers(entrants, names)
     gone = set(absent)
     present = [entrant for entrant in entrants if not entrant.withdrawn and entrant.id not in gone]
-    players = sorted((_player(entrant, numbers[entrant.id]) for entrant in present), key=lambda p: (-p.units, p.number))
+    players = sorted(
+        (_player(entrant, numbers[entrant.id], options.virtual.get(entrant.id, 0.0)) for entrant in present),
+        key=lambda p: (-p.units, p.number),
+    )
     try:
         pairs, bye = _Round(players, last_round=options.last_round, avoid=avoid).pair()
     except PairingError:
@@ -157,10 +177,10 @@ def fide_floats(entrant: EntrantState) -> tuple[Float, ...]:
     )
 
 
-def _player(entrant: EntrantState, number: int) -> _Player:
+def _player(entrant: EntrantState, number: int, virtual: float = 0.0) -> _Player:
     floats = fide_floats(entrant)
     return _Player(
-        entrant=entrant, units=round(entrant.score * POINT), number=number, preference=preference(entrant.sides),
+        entrant=entrant, units=round((entrant.score + virtual) * POINT), number=number, preference=preference(entrant.sides),
         last=floats[-1] if floats else Float.NONE, before=floats[-2] if len(floats) > 1 else Float.NONE,
         may_get_bye=not entrant.byes and not entrant.forfeit_wins,
     )  # fmt: skip

@@ -17,7 +17,7 @@ from caissify_pairings.engines.dutch import DutchEngine  # type: ignore[import-u
 
 from tests.tournaments.pairing.simulate import play
 from tournaments.pairing.avoidances import Avoidances, avoidances
-from tournaments.pairing.dutch import DutchOptions, fide_floats, initial_numbers, pair_dutch
+from tournaments.pairing.dutch import DutchOptions, baku_points, fide_floats, initial_numbers, pair_dutch
 from tournaments.pairing.first_attack import allocate
 from tournaments.pairing.model import Board, BoardResult, EntrantState, Float, Side, entrants_after
 
@@ -46,6 +46,7 @@ def oracle_pairing(
     absent: frozenset[str] = frozenset(),
     rounds: int = 99,
     avoid: Avoidances = frozenset(),
+    accelerated: bool = False,
 ) -> Pairing:
     """The oracle's pairing of the next round from the same history (players named by pairing number).
 
@@ -68,7 +69,7 @@ def oracle_pairing(
     } | {(min(numbers[a], numbers[b]), max(numbers[a], numbers[b])) for a, b in map(sorted, avoid)}
     engine = DutchEngine(
         players=players, previous_pairings=previous, round_number=round_number, total_rounds=rounds,
-        initial_color="white",
+        initial_color="white", accelerated=accelerated,
     )  # fmt: skip
     boards = []
     for row in engine.generate_pairings():
@@ -113,10 +114,11 @@ class RoundCheck:
 
 
 def play_and_compare(
-    seed: int, players: int | None = None, rounds: int | None = None, *, avoiding: int = 0
+    seed: int, players: int | None = None, rounds: int | None = None, *, avoiding: int = 0, baku: bool = False
 ) -> list[RoundCheck]:
     """Play one random tournament with ``pair_dutch`` and compare every round with the oracle; ``avoiding``
-    random pairs of entrants are requested avoidances."""
+    random pairs of entrants are requested avoidances; ``baku`` accelerates (the oracle's Baku: a virtual point
+    for the top half, rounded up, in rounds 1 and 2 only)."""
     rng = random.Random(seed)
     size = players or rng.randint(10, 60)
     count = rounds or rng.randint(5, 9)
@@ -137,9 +139,10 @@ def play_and_compare(
         still = [e.id for e in entrants if not e.withdrawn]
         absent = frozenset(rng.sample(still, rng.randint(0, 2))) if number > 1 else frozenset()
         numbers = initial_numbers(entrants)
-        options = DutchOptions(last_round=number == count)
+        virtual = baku_points(numbers, number, count) if baku else {}
+        options = DutchOptions(last_round=number == count, virtual=virtual)
         ours = pair_dutch(entrants, absent=absent, numbers=numbers, options=options, avoid=avoid)
-        theirs = oracle_pairing(entrants, numbers, number, absent, count, avoid)
+        theirs = oracle_pairing(entrants, numbers, number, absent, count, avoid, baku)
         checks.append(RoundCheck(seed, number, len(still) - len(absent), Pairing.of(ours), theirs, entrants, absent))
         played = play(ours, field_ratings, rng, draws=0.15, forfeits=0.03)
         played += [BoardResult(entrants=(a,), points=(0.5,)) for a in sorted(absent)]

@@ -14,7 +14,7 @@ from tests.tournaments.pairing.dutch_oracle import oracle_pairing, play_and_comp
 from tests.tournaments.pairing.simulate import play
 from tournaments.pairing import BoardResult, EntrantState, Float, PairingError, Side, entrants_after
 from tournaments.pairing.avoidances import avoidances
-from tournaments.pairing.dutch import DutchOptions, initial_numbers, pair_dutch
+from tournaments.pairing.dutch import DutchOptions, baku_points, initial_numbers, pair_dutch
 from tournaments.pairing.trf import tournament_trf, write_trf
 
 F, S = Side.FIRST, Side.SECOND
@@ -190,3 +190,20 @@ def test_avoidances_pair_like_the_oracle_given_them_as_meetings(seed: int) -> No
     compared = [check for check in checks if check.round_number >= 2 and check.ours.bye is None is check.theirs.bye]
     assert len(compared) >= 2
     assert [check.round_number for check in compared if not check.first_equal_by_number] == []
+
+
+def test_baku_points() -> None:
+    """C.04.5.1: group A is the top half rounded up to an even count; 8 rounds accelerate rounds 1-4, a point in
+    rounds 1-2 and half a point in rounds 3-4."""
+    numbers = {f"p{n}": n for n in range(1, 11)}
+    assert baku_points(numbers, 1, 8) == {f"p{n}": 1.0 for n in range(1, 7)}
+    assert set(baku_points(numbers, 4, 8).values()) == {0.5}
+    assert baku_points(numbers, 5, 8) == {}
+
+
+@pytest.mark.parametrize(("seed", "players"), [(500, 16), (501, 19), (503, 20), (506, 12)])
+def test_baku_rounds_pair_like_the_oracle(seed: int, players: int) -> None:
+    """Rounds 1 and 2 of an accelerated Swiss of 8 rounds, where the oracle's Baku (a point for the top half in
+    rounds 1 and 2) and C.04.5.1 agree: fields of 4k or 4k + 3, the same entrants in both rounds."""
+    checks = play_and_compare(seed, players, 8, baku=True)
+    assert [(check.pairs_equal, check.first_equal_by_number) for check in checks[:2]] == [(True, True)] * 2
