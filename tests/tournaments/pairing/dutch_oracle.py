@@ -4,6 +4,23 @@
 withdrawals, forfeits), pairs every round with ``pair_dutch`` and asks the oracle to pair the same history;
 each round's comparison is a :class:`RoundCheck`. Run as a script it prints the share of identical rounds:
 ``python -m tests.tournaments.pairing.dutch_oracle [TOURNAMENTS] [FIRST_SEED]``.
+
+Where the two differ (the oracle is not proven exact either):
+
+- First attack, E.4-E.5: "the higher ranked player" is by A.2 (score, then pairing number) in
+  ``pair_dutch``; the oracle takes the lower pairing number whatever the scores. Example: seed 3, round 2
+  (``play_and_compare(3)``): #11 (0.5 points) meets #3 (0 points), both attacked first in round 1 (strong
+  preference to attack second, no earlier round to alternate from): E.4 grants #11's preference, #3 attacks
+  first; the oracle has #11 attack first. ``RoundCheck.first_equal_by_number`` compares under its reading.
+- Pairs, two rounds of about 2,300 compared: ``play_and_compare(290, 13, 10)`` round 9 and
+  ``play_and_compare(335, 11, 10)`` round 10. In both a heterogeneous bracket can pair one more MDP only by
+  leaving its highest MDP to float further down (and still completes the round): ``pair_dutch`` makes the
+  extra pair (C5, the number of pairs in the bracket, comes before C6, the PSD); the oracle keeps the high
+  MDP in the bracket and makes one pair fewer. Not resolved.
+- Round 1 with requested avoidances: the oracle pairs round 1 by its fixed top-half-v-bottom-half rule
+  without looking at earlier meetings, which is how it is told of avoidances.
+- A round that cannot be paired (every pairing repeats a meeting, breaks C3 or gives a second bye):
+  ``pair_dutch`` raises PairingError, the oracle hands out several byes.
 """
 
 from __future__ import annotations
