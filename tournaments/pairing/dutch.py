@@ -51,9 +51,12 @@ scores; the two differ on about one round in six (see tests/tournaments/pairing/
 Durak readings: the bye's points and the points of a pairing (several games) are the tournament's; scores
 are compared in quarter points with a win worth one point (the Dutch "one point" of the PSD).
 
-Cost: one matching a bracket (two for a heterogeneous one), each over the bracket and everyone below, with
-networkx's O(n^3) blossom: about 3 s for round 5 of 100 entrants. The issue's target (1,000 entrants in
-2 s) needs an incremental matching, fewer nodes a bracket and a compiled core; not done yet.
+Cost: one matching a bracket (two for a heterogeneous one) with networkx's O(n^3) blossom. The matching
+first takes only the bracket, the next score group and the first players below them; its result stands
+when it provably is the whole field's (``_Bracket.match_near``: the quality reached equals the best those
+players could reach with no completion to care for, and the players left out pair among themselves), else
+the whole field below is matched. About 0.7 s for round 5 of 100 entrants; the issue's target (1,000
+entrants in 2 s) needs an incremental matching and a compiled core, not done yet.
 
 Requested avoidances (``avoid``) are kept apart like a rematch while the round can be paired so; when it
 cannot, the fewest broken is a digit above every other (a director's request, not a FIDE rule).
@@ -76,7 +79,7 @@ from networkx.algorithms.matching import (  # type: ignore[import-untyped, unuse
 from networkx.classes.graph import Graph  # type: ignore[import-untyped, unused-ignore]
 
 from tournaments.pairing.avoidances import Avoidances
-from tournaments.pairing.first_attack import Preference, Strength, allocate, conflict, preference
+from tournaments.pairing.first_attack import Preference, allocate, conflict, preference
 from tournaments.pairing.model import Board, EntrantId, EntrantState, Float, PairingError, PairingInputError, Side
 
 POINT = 4  # score units in a point: quarter points keep every score of a 1 / 0.5 / 0 event an integer
@@ -251,6 +254,22 @@ class _Round:
                 return allowed
         raise PairingError("no entrant can take the bye without a second bye or a rematch")
 
+    def pairs_all(self, players: list[int]) -> bool:
+        """Whether ``players`` (ranked) can be paired among themselves: greedily, else by a matching."""
+        free = list(players)
+        while free:
+            first = free.pop(0)
+            partner = next((v for v in free if v in self.compat[first]), None)
+            if partner is None:
+                break
+            free.remove(partner)
+        else:
+            return True
+        graph = Graph()
+        graph.add_nodes_from(players)
+        graph.add_edges_from((a, b) for a in players for b in self.compat[a] if a < b and b in set(players))
+        return 2 * len(max_weight_matching(graph, maxcardinality=True)) == len(players)
+
     def compatible(self, a: int, b: int) -> bool:
         """C1 (no rematch; nor a requested avoidance while strict) and C3 (no two non-topscorers who need the
         same side absolutely)."""
@@ -402,17 +421,42 @@ class _Bracket:
             digits = self.quality(a, b) if inside else self.outside(a, b) if b != BYE else self.bye(a)
             broken = -int(b != BYE and b in self.round.avoided[a])  # avoidances broken: before everything
             rows[(a, b)] = [broken, *digits, *order.get((a, b), [0] * order_size)]
-        weights = _combine(rows, len(self.members) + len(self.lower) + 1)
-        graph = Graph()
-        graph.add_nodes_from(self.members + self.lower + ([BYE] if self.round.odd else []))
-        for (a, b), weight in weights.items():
-            graph.add_edge(a, b, weight=weight)
-        matching = max_weight_matching(graph, maxcardinality=True)
-        matched = {v for pair in matching for v in pair}
-        need = len(graph) - (len(graph) % 2)
-        if len(matched) < need:
+        if self.round.strict:
+            pairs = self.match_near(rows)
+            if pairs is not None:
+                return pairs
+        nodes = self.members + self.lower + ([BYE] if self.round.odd else [])
+        matching = _perfect(nodes, _combine(rows, len(nodes)))
+        if matching is None:
             raise PairingError("no pairing of this round avoids a rematch")
-        return sorted((min(a, b), max(a, b)) for a, b in matching if a in self.inside and b in self.inside)
+        return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
+
+    def match_near(self, rows: Mapping[Edge, list[int]]) -> list[Edge] | None:
+        """:meth:`match` over the bracket, the next score group and the first players below them only, when
+        that provably gives the same pairs: the quality those nodes reach equals the best the bracket and the
+        next group could reach with no completion to care for (only their edges carry weight), and the players
+        left out can be paired among themselves. None when the proof fails (then the whole field is matched)."""
+        rest = [v for v in self.lower if v not in self.following]
+        near = self.members + [v for v in self.lower if v in self.following]
+        extra = len(self.members) + 10
+        extra += (len(near) + extra + self.round.odd) % 2
+        if len(rest) <= extra:
+            return None
+        nodes = near + rest[:extra] + ([BYE] if self.round.odd else [])
+        weights = _signed(rows, len(nodes))
+        inner = set(nodes)
+        core = {edge: w for edge, w in weights.items() if edge[0] in inner and edge[1] in inner}
+        heavy = set(near) | {BYE}
+        bound = Graph()
+        bound.add_weighted_edges_from((a, b, w) for (a, b), w in core.items() if a in heavy and b in heavy)
+        best = sum(weights[_edge(a, b)] for a, b in max_weight_matching(bound))
+        offset = 1 - min(core.values(), default=0)
+        matching = _perfect(nodes, {edge: w + offset for edge, w in core.items()})
+        if matching is None or sum(weights[edge] for edge in matching) != best:
+            return None
+        if not self.round.pairs_all(rest[extra:]):
+            return None
+        return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
 
     def pair(self) -> tuple[list[Edge], list[int]]:
         """The bracket's pairs and its downfloaters (ranked).
@@ -493,7 +537,28 @@ def _exchange_order(players: list[int], count: int) -> dict[Edge, list[int]]:
     return order
 
 
+def _edge(a: int, b: int) -> Edge:
+    """An edge as the rows key it: the bye node last, else the lower place first."""
+    return (a, b) if b == BYE or (a != BYE and a < b) else (b, a)
+
+
+def _perfect(nodes: list[int], weights: Mapping[Edge, int]) -> list[Edge] | None:
+    """The maximum-weight perfect matching of ``nodes`` (one node left over when they are odd), or None."""
+    graph = Graph()
+    graph.add_nodes_from(nodes)
+    graph.add_weighted_edges_from((a, b, w) for (a, b), w in weights.items())
+    matching = [_edge(a, b) for a, b in max_weight_matching(graph, maxcardinality=True)]
+    return matching if 2 * len(matching) >= len(nodes) - 1 else None
+
+
 def _combine(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:
+    """Positive integer weights that compare perfect matchings digit by digit (see :func:`_signed`)."""
+    weights = _signed(rows, nodes)
+    offset = 1 - min(weights.values(), default=0)
+    return {edge: weight + offset for edge, weight in weights.items()}
+
+
+def _signed(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:
     """Integer weights that compare matchings digit by digit (signed digits, most significant first)."""
     if not rows:
         return {}
@@ -503,9 +568,7 @@ def _combine(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:
     bases = [1] * width
     for k in range(width - 2, -1, -1):
         bases[k] = bases[k + 1] * (2 * pairs * maxima[k + 1] + 1)
-    weights = {edge: sum(d * b for d, b in zip(row, bases)) for edge, row in rows.items()}
-    offset = 1 - min(weights.values())
-    return {edge: weight + offset for edge, weight in weights.items()}
+    return {edge: sum(d * b for d, b in zip(row, bases)) for edge, row in rows.items()}
 
 
-__all__ = ["DutchOptions", "Strength", "initial_numbers", "pair_dutch"]
+__all__ = ["DutchOptions", "baku_points", "fide_floats", "initial_numbers", "pair_dutch"]

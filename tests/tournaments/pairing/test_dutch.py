@@ -207,3 +207,30 @@ def test_baku_rounds_pair_like_the_oracle(seed: int, players: int) -> None:
     rounds 1 and 2) and C.04.5.1 agree: fields of 4k or 4k + 3, the same entrants in both rounds."""
     checks = play_and_compare(seed, players, 8, baku=True)
     assert [(check.pairs_equal, check.first_equal_by_number) for check in checks[:2]] == [(True, True)] * 2
+
+
+def test_matching_near_the_bracket_pairs_as_the_whole_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shortcut that matches a bracket with only the players near it (``_Bracket.match_near``) pairs every
+    round as the matching over the whole field does."""
+    from tournaments.pairing import dutch
+
+    rng = random.Random(5)
+    ratings = {f"e{index:02d}": float(rng.randint(1000, 2400)) for index in range(51)}
+    results: list[list[BoardResult]] = []
+    shortcut = dutch._Bracket.match_near
+    used = []
+
+    def counted(self: dutch._Bracket, rows: dict[tuple[int, int], list[int]]) -> list[tuple[int, int]] | None:
+        pairs = shortcut(self, rows)
+        used.append(pairs is not None)
+        return pairs
+
+    monkeypatch.setattr(dutch._Bracket, "match_near", counted)
+    for _ in range(5):
+        entrants = entrants_after(ratings, results)
+        near = pair_dutch(entrants)
+        with monkeypatch.context() as patch:
+            patch.setattr(dutch._Bracket, "match_near", lambda self, rows: None)
+            assert pair_dutch(entrants) == near
+        results.append(play(near, ratings, rng, forfeits=0.05))
+    assert any(used)
