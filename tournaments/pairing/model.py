@@ -60,7 +60,10 @@ class EntrantState:
     lists the first-attack history of the games actually played, oldest first; unplayed rounds leave
     no entry (a bye has no colour, C.04.1 c; a forfeit is treated alike). ``floats`` has one entry per round
     played or not, oldest first. ``byes`` counts pairing-allocated byes, ``forfeit_wins`` wins by an
-    opponent's forfeit: FIDE C.04.1 d bars both from a further bye.
+    opponent's forfeit: FIDE C.04.1 d bars both from a further bye. ``scored_unplayed`` has one entry per
+    round too: True when the round was not played over the board but scored points (a requested bye with
+    points, a forfeit win; the pairing-allocated bye is already a downfloat in ``floats``), which the Dutch
+    engine counts as a downfloat as well (C.04.3 A.4.b, as bbpPairings reads it).
     """
 
     id: EntrantId
@@ -72,6 +75,7 @@ class EntrantState:
     byes: int = 0
     forfeit_wins: int = 0
     withdrawn: bool = False
+    scored_unplayed: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,15 +175,18 @@ def entrants_after(
     floats: dict[EntrantId, list[Float]] = {entrant: [] for entrant in ratings}
     byes = dict.fromkeys(ratings, 0)
     forfeit_wins = dict.fromkeys(ratings, 0)
+    scored_unplayed: dict[EntrantId, list[bool]] = {entrant: [] for entrant in ratings}
     for results in rounds:
         before = dict(score)
         moved = dict.fromkeys(ratings, Float.NONE)
+        unplayed = dict.fromkeys(ratings, False)
         for result in results:
             for entrant in result.entrants:
                 if entrant not in score:
                     raise PairingInputError(f"result names {entrant!r}, who has no rating")
             for entrant, points in zip(result.entrants, result.points, strict=True):
                 score[entrant] += points
+                unplayed[entrant] = not result.played and points > 0
             if len(result.entrants) == 1:
                 if result.bye:
                     byes[result.entrants[0]] += 1
@@ -193,6 +200,7 @@ def entrants_after(
             _record_meeting(result, before, opponents, sides, moved)
         for entrant in ratings:
             floats[entrant].append(moved[entrant])
+            scored_unplayed[entrant].append(unplayed[entrant])
     gone = set(withdrawn)
     return [
         EntrantState(
@@ -205,6 +213,7 @@ def entrants_after(
             byes=byes[entrant],
             forfeit_wins=forfeit_wins[entrant],
             withdrawn=entrant in gone,
+            scored_unplayed=tuple(scored_unplayed[entrant]),
         )
         for entrant, rating in ratings.items()
     ]

@@ -14,8 +14,16 @@ def expected(rating: float, other: float) -> float:
     return 1 / (1 + 10 ** ((other - rating) / 400))
 
 
-def play(pairings: Sequence[Board], ratings: Mapping[str, float], rng: random.Random) -> list[BoardResult]:
-    """Results of a heads-up round: a win, a draw (one game in ten) or a loss, by rating."""
+def play(
+    pairings: Sequence[Board],
+    ratings: Mapping[str, float],
+    rng: random.Random,
+    *,
+    draws: float = 0.1,
+    forfeits: float = 0.0,
+) -> list[BoardResult]:
+    """Results of a heads-up round: a win, a draw (``draws``, one game in ten) or a loss, by rating; a share
+    ``forfeits`` of the boards is not played (a forfeit, won by either side at even odds)."""
     results = []
     for pairing in pairings:
         if pairing.bye:
@@ -24,7 +32,11 @@ def play(pairings: Sequence[Board], ratings: Mapping[str, float], rng: random.Ra
         first, second = pairing.entrants
         chance = expected(ratings[first], ratings[second])
         draw = rng.random()
-        if draw < 0.1:
+        if draw < forfeits:
+            points = (1.0, 0.0) if rng.random() < 0.5 else (0.0, 1.0)
+            results.append(BoardResult(entrants=pairing.entrants, points=points, forfeit=True))
+            continue
+        if draw < forfeits + draws:
             points = (0.5, 0.5)
         elif rng.random() < chance:
             points = (1.0, 0.0)
