@@ -9,7 +9,7 @@ import pytest
 from games.botplay import bot_action
 from games.engine import Rules, State, legal_actions, play
 from games.engine.actions import ATTACK
-from tests.bots.variants import new_state
+from tests.games.bots.variants import new_state
 
 
 def _in_a_bout() -> tuple[State, State, list[dict[str, object]]]:

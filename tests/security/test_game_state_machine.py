@@ -26,7 +26,7 @@ from games.models import ActionLog, Game, GameStatus
 from games.selectors import game_view_for
 from games.services import GameActionError, tables
 from games.snapshots import state_of
-from tests.engine.random_games import check_cards_conserved
+from tests.games.engine.random_games import check_cards_conserved
 from tests.games.factories import latest_game, person, table
 
 pytestmark = pytest.mark.django_db
@@ -214,7 +214,9 @@ class LiveGame(RuleBasedStateMachine):
             return
         game = self._fresh()
         actions = game.record.get("actions", [])
-        assert game.seq == len(actions) + (game.surrendered is not None) + len(game.redeals)
+        # A game's version is its log's length (a surrender is the record's last action) and its redeals.
+        assert game.seq == len(actions) + len(game.redeals)
+        assert (game.surrendered is not None) == (bool(actions) and actions[-1]["type"] == "surrender")
         assert ActionLog.objects.filter(game=game).count() == len(actions)
         assert list(ActionLog.objects.filter(game=game).values_list("seq", flat=True)) == list(range(len(actions)))
         held = state_of(game)

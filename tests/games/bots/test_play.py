@@ -18,8 +18,8 @@ from games.engine import Action, Rules, State, actors, legal_actions, play
 from games.engine.actions import ACCUSE, COVER
 from games.engine.rules import preset_rules
 from games.engine.simulate import simulate
-from tests.bots.test_strength import endgames
-from tests.bots.variants import VARIANTS, new_state, variant_id
+from tests.games.bots.test_strength import endgames
+from tests.games.bots.variants import VARIANTS, new_state, variant_id
 
 # A search with a small cap, so that a test plays whole games with it quickly.
 SMALL_SEARCH = SearchBot(seconds=60.0, iterations=12)

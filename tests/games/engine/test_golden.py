@@ -5,7 +5,7 @@ unlimited throw-in, "one card!" with its penalty, the duel for the first lead), 
 the epaulette options (epaulette_ladder_*, epaulettes_no_attack_*); docs/aktobe.md says how each point the seeds
 leave open is played.
 
-Each tests/engine/golden/NAME.json has a NAME.expected.json beside it, written by hand from RULES.md:
+Each tests/games/engine/golden/NAME.json has a NAME.expected.json beside it, written by hand from RULES.md:
 - a legal record expects DESIGN.md's replay output (ok, finished, result, state);
 - an illegal or malformed one expects {"ok": false, "index": N or null, "exit_status": 1 or 2,
   "error_contains": "a phrase the message must hold"}.
@@ -29,12 +29,12 @@ from games.engine import (
 )
 from games.engine.cards import card_name, deck_mask, mask_of, parse_card
 from games.engine.records import replay_record
-from tests.engine.compare import normalise, record_names
+from tests.games.engine.compare import normalise, record_names
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"
 # The repository is cloned beside ../shared (RULES.md, DESIGN.md, the sample records).
-SHARED_RECORDS = HERE.parents[1].parent / "shared" / "records"
+SHARED_RECORDS = HERE.parents[2].parent / "shared" / "records"
 
 
 def check(record_path: Path, expected: dict[str, Any]) -> None:

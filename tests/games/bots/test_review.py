@@ -19,7 +19,7 @@ from games.bots.search import durak_rewards
 from games.engine import Action, Rules, State, actors, legal_actions, play
 from games.engine.deal import deal
 from games.engine.records import Record
-from tests.bots.variants import shuffle_hidden
+from tests.games.bots.variants import shuffle_hidden
 
 SHUFFLES = 3
 ALL_CARDS = (1 << 54) - 1

@@ -13,7 +13,7 @@ from games.bots import BOTS, POLICIES
 from games.bots.knowledge import game_in_log, observe, seen_in_log
 from games.bots.search import SearchBot
 from games.engine import Action, Rules, State, actors, legal_actions, play_trusted
-from tests.bots.variants import VARIANTS, new_state, shuffle_hidden, variant_id
+from tests.games.bots.variants import VARIANTS, new_state, shuffle_hidden, variant_id
 
 SHUFFLES = 4
 

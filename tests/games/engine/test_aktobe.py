@@ -1,7 +1,7 @@
 """Issue 8 beside the golden records: the Aktobe preset and its deal, what the views show of the hidden cards,
 the options around it, and an epaulette ladder series played game by game up to the queen.
 
-The rules themselves, legal and illegal, are golden records (tests/engine/golden/aktobe_*, epaulette*);
+The rules themselves, legal and illegal, are golden records (tests/games/engine/golden/aktobe_*, epaulette*);
 docs/aktobe.md says how each point the seed leaves open is played.
 """
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from games.engine import Replay, replay_json, replay_text
 from games.engine.cards import card_name, deck_cards
-from tests.engine.random_games import property_settings
+from tests.games.engine.random_games import property_settings
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

@@ -14,7 +14,7 @@ from games.engine import Action, IllegalAction, Rules, State, actors, legal_acti
 from games.engine.actions import DUEL, GIVE, PASS_ACTION, TAKE_ACTION, attack, cover
 from games.engine.cards import card_name, cards_in, deck_mask, parse_card
 from games.bots import random_bot
-from tests.bots.variants import VARIANTS, new_state, random_positions, shuffle_hidden, variant_id
+from tests.games.bots.variants import VARIANTS, new_state, random_positions, shuffle_hidden, variant_id
 
 
 def cards(text: str) -> int:

@@ -11,9 +11,9 @@ from games.bots.endgame import (
 )
 from games.bots.search import SearchBot, solver_first_move
 from games.engine import Rules, State, actors, legal_actions, play_trusted
-from tests.bots.test_no_peeking import heuristic_positions
-from tests.bots.test_strength import endgames
-from tests.bots.variants import new_state, variant_id
+from tests.games.bots.test_no_peeking import heuristic_positions
+from tests.games.bots.test_strength import endgames
+from tests.games.bots.variants import new_state, variant_id
 
 BUDGET = 400_000
 

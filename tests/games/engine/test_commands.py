@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SHARED = ROOT.parent / "shared"
 MANAGE = [sys.executable, str(ROOT / "manage.py")]
 

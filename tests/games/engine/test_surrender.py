@@ -13,8 +13,8 @@ from hypothesis import given
 
 from games.engine import IllegalAction, Rules, State, legal_actions, places, play, replay_json, settlement
 from games.engine.actions import SURRENDER, SURRENDER_ACTION, Action, action_from_json
-from tests.engine.test_properties import record_of
-from tests.engine.random_games import Table, property_settings, random_game, tables
+from tests.games.engine.test_properties import record_of
+from tests.games.engine.random_games import Table, property_settings, random_game, tables
 
 
 def expected(state: State, seat: int) -> tuple[list[list[int]], list[int]]:

@@ -17,7 +17,7 @@ from games.bots.knowledge import GameMemory, Observation, game_in_log, observe
 from games.bots.search import SearchBot
 from games.engine import Action, Rules, State, actors, play
 from games.engine.cards import cards_in, deck_mask, popcount
-from tests.bots.variants import heuristic_self_play, new_state
+from tests.games.bots.variants import heuristic_self_play, new_state
 
 GAMES = 12
 SAMPLES = 10

@@ -12,7 +12,7 @@ from games.bots.knowledge import Observation, ObservationPolicy, observe, seen_i
 from games.bots.search import SearchBot
 from games.engine import Action, Rules, State, actors, play_trusted
 from games.engine.simulate import wilson_interval
-from tests.bots.variants import new_state
+from tests.games.bots.variants import new_state
 
 
 def match(first: ObservationPolicy, second: ObservationPolicy, games: int, seed: str) -> tuple[int, int]:

@@ -3,7 +3,7 @@ every game ends; cards are conserved after every action; legal_actions agrees wi
 changes nothing; a seat's view shows no other hand, no stock order, no discard; dump then replay gives the
 same state and result; chips are neither made nor lost.
 
-Issue 8 extends them to the 54-card deck and Aktobe's rules (tests.engine.random_games.tables): the hidden
+Issue 8 extends them to the 54-card deck and Aktobe's rules (tests.games.engine.random_games.tables): the hidden
 cards are conserved with the rest, and a hidden card is in no view while it lies face down, not even its
 owner's; once turned up it is in his hand, which only he sees.
 """
@@ -46,7 +46,7 @@ from games.engine.actions import (
 from tests import leakproof
 from games.engine.cards import CARDS_OF_RANKS, card_name, cards_in, deck_cards, parse_card
 from games.engine.play import play_trusted
-from tests.engine.random_games import (
+from tests.games.engine.random_games import (
     Table,
     check_cards_conserved,
     choose,

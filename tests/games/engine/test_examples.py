@@ -18,9 +18,9 @@ from games.engine import Action, State, load_record, play, settlement
 from games.engine.actions import ACCUSE, ATTACK, CHALLENGE, COVER, GIVE, SHOW_TRUMP, THROW, TRANSFER
 from games.engine.cards import parse_card
 from games.engine.records import replay_text
-from tests.engine.compare import normalise, record_names
+from tests.games.engine.compare import normalise, record_names
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "games" / "engine" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "games" / "engine" / "examples"
 NAMES = record_names(EXAMPLES)
 
 
