@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
 from django.utils import translation
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.bot_names import bot_persona
 from accounts.models import User
@@ -154,7 +155,9 @@ def _result_json(game: Game, result: Result | None) -> dict[str, Any] | None:
         # tournament: games.aftermath.
         **result_extras(game),
         "deck": game.revealed_deck,
-        "salt": game.salt,
+        # A duplicate round's deck is the same at every board: its salt (and deck) wait for the round's end.
+        "salt": "" if game.deck_held else game.salt,
+        "deck_held": game.deck_held,
         "commitment": game.commitment,
         "voided_deals": _voided_deals(game),
         "flagged": game.flagged,
@@ -369,11 +372,20 @@ def game_log_lines(*, game: Game, language: str) -> list[dict[str, Any]]:
     return log_lines(entries, names, language)
 
 
+def deck_held_text() -> str:
+    """Why a finished game's deck, record and replay are not shown yet (Game.deck_held)."""
+    return str(_("This game's deck, record and replay are available when the round ends: other boards of the "
+                 "duplicate round are still playing the same cards."))  # fmt: skip
+
+
 def game_record_json(*, game: Game) -> dict[str, Any]:
     """The full record of a finished game (the deal, every hand, the actions) with its commitment and the
-    revealed deck; refused while the game is played, since it holds every hidden card."""
+    revealed deck; refused while the game is played, since it holds every hidden card, and while its
+    duplicate round still plays the same deck elsewhere (Game.deck_held)."""
     if game.status != GameStatus.FINISHED:
         raise ValidationError("the record of a game is available once the game is over")
+    if game.deck_held:
+        raise ValidationError(deck_held_text(), code="deck_held")
     record = dict(game.record)
     record["actions"] = [
         {key: value for key, value in raw.items() if key not in ("timer", "autopilot")} for raw in record["actions"]

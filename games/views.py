@@ -395,6 +395,7 @@ def client_strings() -> dict[str, Any]:
         "no_subtle": _("This browser computes SHA-256 only on a secure page (HTTPS or localhost); use sha256sum."),
         "check_ok": _("SHA-256 %(hex)s matches the commitment: the deck was dealt as committed."),
         "check_bad": _("SHA-256 %(hex)s does NOT match the commitment."),
+        "deck_held": selectors.deck_held_text(),
         "roles": {
             "attacking": _("attacking"),
             "defending": _("defending"),
@@ -532,6 +533,8 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         record = selectors.game_record_json(game=game)
     except ValidationError:
+        if game.deck_held:
+            return HttpResponseForbidden(selectors.deck_held_text())
         return HttpResponseForbidden(_("The record of a game is available once the game is over."))
     response = JsonResponse(record, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="durak-game-{game.pk}.json"'

@@ -29,6 +29,9 @@ from tournaments.pairing.model import EntrantId, PairingInputError
 # scores the middle, neither helping nor hurting its holder's total.
 ALONE = Fraction(1, 2)
 
+# The name of an entrant's duplicate total in the standings (tiebreaks.DUPLICATE), the export and the CSV.
+DUPLICATE_TOTAL = "duplicate"
+
 
 def board_rotations(boards: int, size: int) -> list[int]:
     """The rotation of each of ``boards`` boards of one deal at tables of ``size`` (2: heads-up), in board

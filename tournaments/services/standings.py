@@ -15,11 +15,12 @@ from django.utils import timezone
 
 from tournaments import pairing as pure
 from tournaments.models import (
-    Entrant, PairingEntrant, PairingStatus, ResultKind, Round, RoundStatus, Seating, StandingRow, Tournament,
+    DuplicateScoring, Entrant, PairingEntrant, PairingStatus, ResultKind, Round, RoundStatus, Seating, StandingRow, Tournament,
 )
 from tournaments.pairing.trf import TrfError, write_trf
 from tournaments.pairing.trf import tournament_trf as tournament_trf_data
 from tournaments.services._common import _changed, _locked, _schedule, _scoring, _tiebreak_order
+from tournaments.services.duplicate import duplicate_totals
 
 # Up to this many entrants the standings are recomputed with each result (tens of milliseconds); above,
 # a task does it at most once every STANDINGS_DELAY (a second for 1,000 entrants after 7 rounds).
@@ -79,6 +80,8 @@ def standings_compute(*, tournament: Tournament) -> list[pure.Standing]:
     return pure.standings(
         ratings, _results_by_round(tournament), order=_tiebreak_order(tournament), scoring=_scoring(tournament),
         forfeits_as_played=tournament.is_round_robin,
+        duplicate=duplicate_totals(tournament=tournament) if tournament.duplicate else None,
+        by_duplicate=tournament.duplicate_scoring == DuplicateScoring.TOTAL,
     )  # fmt: skip
 
 
