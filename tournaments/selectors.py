@@ -509,6 +509,58 @@ def duplicate_holdings(*, tournament: Tournament, upto: int | None = None) -> li
 
 
 
+@dataclass(frozen=True)
+class HandHolder:
+    """One holder of a hand of a round's deal, as the round's page shows him."""
+
+    entrant: Entrant
+    name: str
+    board: int
+    seat: int
+    place: int  # 1 the best
+    cards_left: int
+    score: float
+
+
+@dataclass(frozen=True)
+class DealLine:
+    """A deal of a round with, per hand, how every holder did; ``commitment`` published at the pairing."""
+
+    deal: str
+    commitment: str
+    hands: list[tuple[int, list[HandHolder]]]
+
+
+def round_deals(*, tournament: Tournament, round_: Round) -> list[DealLine]:
+    """A duplicate round's deals, each with how every holder of each hand did (best first). A round being
+    played lists its deals' commitments only: how a hand fared elsewhere says something of it."""
+    closed = round_.status == RoundStatus.CLOSED
+    held = duplicate_holdings(tournament=tournament, upto=round_.number) if closed else []
+    mine = [(match_game, seat, holding) for match_game, seat, holding in held
+            if match_game.pairing.round.number == round_.number]  # fmt: skip
+    scores = duplicate.matchpoints([holding for _, _, holding in held])
+    score_of = {(match_game.pk, seat): score for (match_game, seat, _), score in zip(held, scores, strict=True)}
+    entrants = {entrant.key: entrant for entrant in Entrant.objects.filter(tournament=tournament).select_related("user")}
+    lines = []
+    for identifier, value in sorted(round_.deals.items()):
+        by_hand: dict[int, list[HandHolder]] = defaultdict(list)
+        for match_game, seat, holding in mine:
+            if holding.deal != identifier:
+                continue
+            by_hand[holding.hand].append(HandHolder(
+                entrant=entrants[holding.holder], name=entrant_label(entrants[holding.holder]),
+                board=match_game.pairing.board, seat=seat + 1,
+                place=holding.place + 1, cards_left=holding.cards_left,
+                score=float(score_of[(match_game.pk, seat)]),
+            ))  # fmt: skip
+        hands = [
+            (hand + 1, sorted(holders, key=lambda holder: (-holder.score, holder.board)))
+            for hand, holders in sorted(by_hand.items())
+        ]  # fmt: skip
+        lines.append(DealLine(deal=identifier, commitment=value["commitment"], hands=hands))
+    return lines
+
+
 # --- a round's boards for its notices (notices.services) ------------------------------------------
 
 
