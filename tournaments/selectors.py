@@ -415,6 +415,8 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
             item["points"] = [number(seat["points"]) for seat in members] if finished else None
             if tournament.duplicate and (round_number, board) in games:
                 item["games"] = games[(round_number, board)]
+                if "first" in item and "first" in item["games"][0]:
+                    item["first"] = item["games"][0]["first"]  # the hand leads, not the board
             pairings.append(item)
         exported = {"number": round_number, "pairings": pairings}
         if tournament.duplicate:

@@ -276,3 +276,19 @@ def test_the_round_page_shows_how_every_holder_of_each_hand_did() -> None:
     assert [len(holders) for _, holders in lines[0].hands] == [2, 2]
     for _, holders in lines[0].hands:
         assert sum(holder.score for holder in holders) == 1
+
+
+def test_the_first_attack_history_is_who_led_the_hand() -> None:
+    from tournaments.services.standings import _results_by_round
+
+    event = _running_duplicate(bots(4))
+    for match_game in MatchGame.objects.filter(pairing__tournament=event):
+        finish_game(match_game.game)
+    event.refresh_from_db()
+    leaders = set()
+    for match_game in MatchGame.objects.filter(pairing__tournament=event).select_related("pairing"):
+        seat = match_game.first_attacker
+        leaders.add(match_game.pairing.seats.get(position=match_game.seats[seat]).entrant.key)
+    results = _results_by_round(event, upto=1)[0]
+    assert {result.first for result in results} == leaders
+    assert {pairing["first"] for pairing in selectors.tournament_export(tournament=event)["rounds"][0]["pairings"]} == leaders
