@@ -216,6 +216,7 @@ def view_common(*, game: Game, seats: Sequence[Seat], state: State, result: Resu
         # reader's language, since one event serves readers of both languages. Never sent as such.
         "bench_bots": [_bench_username(one) for one in seats],
         "result": _result_json(game, result) if not playing else None,
+        "cards_held": game.deck_held and not playing,
         # Who asked for a redeal and for which suit (RULES.md, redeal_five_same_suit); the voided hands stay unseen.
         "redeals": [{"seat": voided["seat"], "suit": voided["suit"]} for voided in game.redeals],
         # Whether a redeal may still be asked (before the first move); view_for_seat says if this seat may.
@@ -245,6 +246,11 @@ def view_for_seat(common: dict[str, Any], state: State, seat: int | None) -> dic
     """The game.view message (its log not yet in words; see `message_in_language`) for a seat or, with
     seat None, for spectators."""
     if seat is None:
+        if common.get("cards_held"):
+            # A duplicate round's finished board while another board plays the same deck: its players saw
+            # it, nobody else sees a card of it (the log, the last bout's table) until the round ends.
+            return {**common, "seat": None, "view": {**public_view(state), "table": []}, "can_redeal": False,
+                    "log_entries": []}  # fmt: skip
         return {**common, "seat": None, "view": public_view(state), "can_redeal": False}
     can_redeal = bool(common["redeal_open"]) and redeal_allowed(state.rules, state.hands[seat])
     return {**common, "seat": seat, "view": seat_view(state, seat), "can_redeal": can_redeal}
@@ -302,6 +308,9 @@ def message_in_language(payload: dict[str, Any], language: str) -> dict[str, Any
     """The protocol's game.view: the payload with its log (and the bench bots' names) in the reader's language."""
     message = {key: value for key, value in payload.items() if key not in ("log_entries", "names", "bench_bots")}
     names = _names_in_language(payload, message, language)
+    if payload.get("cards_held") and payload.get("seat") is None:
+        message["log"] = []  # view_for_seat: a held board's log is its players' only (and kept out of the cache)
+        return message
     key = (payload.get("game"), payload.get("commitment"), language, tuple(names))
     version = payload.get("seq")
     with _logs_lock:
@@ -347,6 +356,16 @@ def game_view_for(*, game: Game, user: User | None, language: str | None = None)
         mine = next((one.number for one in seats if one.user_id == user.pk and not one.is_bot), None)
     payload = view_payload(game=game, seats=seats, state=state_of(game), seat=mine, result=game_result(game))
     return message_in_language(payload, language or user_language(user))
+
+
+def game_log_shown(*, game: Game, user: User | None) -> bool:
+    """Whether this person may read the game's whole log: anyone, but while a finished duplicate board's deck
+    is held (Game.deck_held) only its players."""
+    if not (game.deck_held and game.status == GameStatus.FINISHED):
+        return True
+    return user is not None and user.is_authenticated and any(
+        one.user_id == user.pk and not one.is_bot for one in game_seats(game)
+    )
 
 
 def game_view_of_seat(*, game_id: int, seat: int | None, language: str) -> dict[str, Any]:
