@@ -21,6 +21,8 @@ from tournaments.models import (
     AuditEntry, Dispute, DisputeStatus, Entrant, EntrantStatus, MatchGame, MatchGameStatus, Pairing, PairingEntrant,
     PairingStatus, ResultKind, Round, RoundStatus, Seating, StandingRow, TeamMember, Tournament, TournamentStatus,
 )
+from games.engine import Rules, deal
+from games.engine.deal import deck_text
 from tournaments.pairing import duplicate
 
 AUDIT_PAGE = 200
@@ -373,8 +375,9 @@ def open_disputes(*, tournament: Tournament) -> list[Dispute]:
 def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
     """The whole tournament as DESIGN.md's "Tournament simulation output": entrants, every round's
     pairings with their points, the standings with every tie-break (5 queries). A duplicate tournament adds
-    ``duplicate`` (its scoring), each round's ``deals`` (deal id -> commitment) and, for a closed round, each
-    pairing's ``games`` with their deal and hands; its standings carry the ``duplicate`` total."""
+    ``duplicate`` (its scoring), each round's ``deals`` (deal id -> its commitment, and once the round is
+    closed its salt and deck) and, for a closed round, each pairing's ``games`` with their deal and hands; its
+    standings carry the ``duplicate`` total."""
     entrants = list(Entrant.objects.filter(tournament=tournament).select_related("user").order_by("number"))
     listed = []
     for entrant in entrants:
@@ -468,10 +471,22 @@ def _duplicate_export(
         if seat == match_game.first_attacker:
             item["first"] = holding.holder  # the lead follows the hand, not the board
     deals = {
-        round_number: {identifier: value["commitment"] for identifier, value in sorted(round_deals.items())}
-        for round_number, round_deals in Round.objects.filter(tournament=tournament).values_list("number", "deals")
+        round_number: {identifier: _deal_shown(tournament, identifier, value, closed=status == RoundStatus.CLOSED)
+                       for identifier, value in sorted(round_deals.items())}
+        for round_number, round_deals, status in Round.objects.filter(tournament=tournament).values_list(
+            "number", "deals", "status")
     }  # fmt: skip
     return dict(games), deals
+
+
+def _deal_shown(tournament: Tournament, identifier: str, value: Mapping[str, str], *, closed: bool) -> dict[str, str]:
+    """A round's deal as it may be shown: its commitment; once the round is closed also the salt and the
+    shuffle's order (as rotation 0 deals it), which the commitment can be checked against."""
+    if not closed:
+        return {"commitment": value["commitment"]}
+    size = int(identifier.rsplit(".", 1)[1])
+    order = deal(Rules.from_dict(tournament.rules), size, seed=value["seed"], salt=value["salt"]).order
+    return {"commitment": value["commitment"], "salt": value["salt"], "deck": deck_text(order)}
 
 
 # --- duplicate rounds (tournaments.pairing.duplicate) ---------------------------------------------
@@ -526,11 +541,14 @@ class HandHolder:
 
 @dataclass(frozen=True)
 class DealLine:
-    """A deal of a round with, per hand, how every holder did; ``commitment`` published at the pairing."""
+    """A deal of a round with, per hand, how every holder did; ``commitment`` published at the pairing, the
+    salt and the shuffle's order once the round is closed."""
 
     deal: str
     commitment: str
     hands: list[tuple[int, list[HandHolder]]]
+    salt: str = ""  # with the deck, once the round is closed
+    deck: str = ""
 
 
 def round_deals(*, tournament: Tournament, round_: Round) -> list[DealLine]:
@@ -559,7 +577,9 @@ def round_deals(*, tournament: Tournament, round_: Round) -> list[DealLine]:
             (hand + 1, sorted(holders, key=lambda holder: (-holder.score, holder.board)))
             for hand, holders in sorted(by_hand.items())
         ]  # fmt: skip
-        lines.append(DealLine(deal=identifier, commitment=value["commitment"], hands=hands))
+        shown = _deal_shown(tournament, identifier, value, closed=closed)
+        lines.append(DealLine(deal=identifier, commitment=value["commitment"], hands=hands,
+                              salt=shown.get("salt", ""), deck=shown.get("deck", "")))  # fmt: skip
     return lines
 
 

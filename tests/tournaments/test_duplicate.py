@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.engine import Rules, deal
+from games.engine import Rules, deal, verify_commitment
 from games.models import GameStatus
 from games.selectors import game_record_json, view_common
 from games.snapshots import state_of
@@ -129,6 +129,9 @@ def test_a_simulated_16_player_duplicate_swiss() -> None:
     for round_ in exported["rounds"]:
         assert len({game["deal"] for pairing in round_["pairings"] for game in pairing["games"]}) == 1
         assert len(round_["deals"]) == 1
+        # The round is closed: its deal's commitment can be checked against the shuffle it reveals.
+        for shown in round_["deals"].values():
+            assert verify_commitment(shown["commitment"], shown["salt"], shown["deck"])
     _check_dealing(found, sides=2)
     _check_scores(exported)
     # Points first, the duplicate total breaking ties.
@@ -232,6 +235,7 @@ def test_a_finished_board_shows_nothing_of_its_deck_while_another_board_plays() 
     # A round being played: its deal's commitment, no game's hands or places yet.
     assert all("games" not in pairing for pairing in exported["rounds"][0]["pairings"])
     assert list(exported["rounds"][0]["deals"]) == ["1.1.2"]
+    assert set(exported["rounds"][0]["deals"]["1.1.2"]) == {"commitment"}
     # Once the last board is over the round closes and every deck is shown.
     finish_game(playing)
     done.refresh_from_db()
