@@ -445,7 +445,7 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
 
 def _duplicate_export(
     tournament: Tournament,
-) -> tuple[dict[tuple[int, int], list[dict[str, Any]]], dict[int, dict[str, str]]]:
+) -> tuple[dict[tuple[int, int], list[dict[str, Any]]], dict[int, dict[str, dict[str, str]]]]:
     """A duplicate tournament's games by (round, board) and deals' commitments by round, for the export.
 
     Each game of a closed round: its number, deal id, the entrant and the hand of the deal at each seat (seat
