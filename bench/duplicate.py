@@ -2,7 +2,7 @@
 
 Many heads-up Swiss events of bots of known strength are played with the engine (no database): a bot of
 strength s plays the heuristic bot's move with probability s and a random legal move otherwise, the field's
-strengths spread evenly from 0 to 1. Each event is played twice from the same seed, with the same pairing
+strengths spread evenly from 0 to 1 (or 0.5 to 1: a close field). Each event is played twice from the same seed, with the same pairing
 program (tournaments.pairing.pair_swiss) and rules (podkidnoy, 36 cards):
 
 - plain: every board is dealt a shuffle of its own, the lowest trump leads, and the standings rank by points
@@ -20,6 +20,8 @@ the events, 1 = the standings are the strength order):
   breaking ties (the other scoring choice);
 - ``round_robin_*``: the same three for a round robin of 10 bots (9 rounds), where every entrant meets the
   same field, so that a hand's holders are compared across opponents of every strength;
+- ``close_swiss_*``, ``close_round_robin_*``: the same with a close field (strengths from 0.5 to 1), where the
+  deal decides more of each game;
 - ``events``, ``games``: how many events of each kind and format, and games in all; ``*_stderr``: the
   standard error of each mean (plain and duplicate events are dealt apart, so a difference's standard error
   is the root of the sum of their squares).
@@ -54,7 +56,15 @@ from tournaments.pairing.duplicate import Holding, board_rotations, duplicate_to
 PLAYERS = 16
 ROUNDS = 5
 ROUND_ROBIN_PLAYERS = 10
-EVENTS = 30
+# (figure prefix, bots, Swiss or round robin, the weakest bot's strength): the issue's Swiss first, then a round
+# robin (every entrant meets the same field), each also with a close field, where the deal decides more.
+FIELDS = (
+    ("", PLAYERS, True, 0.0),
+    ("round_robin_", ROUND_ROBIN_PLAYERS, False, 0.0),
+    ("close_swiss_", PLAYERS, True, 0.5),
+    ("close_round_robin_", ROUND_ROBIN_PLAYERS, False, 0.5),
+)
+EVENTS = 20
 QUICK_EVENTS = 2
 KINDS = {
     "plain": "plain deals, points",
@@ -137,10 +147,10 @@ def spearman(order: Sequence[str], strengths: Mapping[str, float]) -> float:
     return 1 - 6 * squares / (count * (count * count - 1))
 
 
-def _measure(events: int, players: int, *, swiss: bool) -> tuple[dict[str, list[float]], int]:
+def _measure(events: int, players: int, *, swiss: bool, weakest: float) -> tuple[dict[str, list[float]], int]:
     """The rank correlations of ``events`` events of each kind: plain, duplicate by the total, duplicate by
-    points (the total breaking ties); and the games played."""
-    strengths = {f"e{index + 1}": index / (players - 1) for index in range(players)}
+    points (the total breaking ties); and the games played. Strengths spread evenly from ``weakest`` to 1."""
+    strengths = {f"e{index + 1}": weakest + (1 - weakest) * index / (players - 1) for index in range(players)}
     found: dict[str, list[float]] = {"plain": [], "duplicate": [], "duplicate_tiebreak": []}
     games = 0
     for number in range(events):
@@ -164,10 +174,10 @@ def main() -> None:
     figures: dict[str, float | int] = {}
     rows = []
     games = 0
-    for prefix, players, swiss, label in (("", PLAYERS, True, f"Swiss, {PLAYERS} bots, {ROUNDS} rounds"),
-                                          ("round_robin_", ROUND_ROBIN_PLAYERS, False,
-                                           f"round robin, {ROUND_ROBIN_PLAYERS} bots")):  # fmt: skip
-        found, played = _measure(events, players, swiss=swiss)
+    for prefix, players, swiss, weakest in FIELDS:
+        label = (f"Swiss, {players} bots, {ROUNDS} rounds" if swiss else f"round robin, {players} bots") + (
+            f", strengths {weakest:g} to 1")
+        found, played = _measure(events, players, swiss=swiss, weakest=weakest)
         games += played
         for kind, values in found.items():
             figures[f"{prefix}{kind}_rank_correlation"] = round(statistics.mean(values), 4)
