@@ -296,3 +296,22 @@ def test_the_first_attack_history_is_who_led_the_hand() -> None:
     results = _results_by_round(event, upto=1)[0]
     assert {result.first for result in results} == leaders
     assert {pairing["first"] for pairing in selectors.tournament_export(tournament=event)["rounds"][0]["pairings"]} == leaders
+
+
+def test_the_create_form_makes_a_duplicate_tournament_and_refuses_it_in_teams() -> None:
+    from django.test import Client
+
+    from tests.tournaments.test_create_form import _form
+
+    client = Client()
+    client.force_login(director())
+    client.post(reverse("tournaments:create"), _form(name="Same cards", duplicate="on", duplicate_scoring="total"))
+    made = Tournament.objects.get(name="Same cards")
+    assert made.duplicate and made.duplicate_scoring == DuplicateScoring.TOTAL
+    client.post(reverse("tournaments:create"), _form(name="Plain cards"))
+    assert not Tournament.objects.get(name="Plain cards").duplicate
+    response = client.post(
+        reverse("tournaments:create"), _form(name="Team cards", seating="teams", duplicate="on"), HTTP_ACCEPT_LANGUAGE="ru"
+    )
+    assert response.status_code == 400 and not Tournament.objects.filter(name="Team cards").exists()
+    assert "not in teams" in response.content.decode() or "не командами" in response.content.decode()
