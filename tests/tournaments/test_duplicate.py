@@ -310,8 +310,6 @@ def test_the_create_form_makes_a_duplicate_tournament_and_refuses_it_in_teams() 
     assert made.duplicate and made.duplicate_scoring == DuplicateScoring.TOTAL
     client.post(reverse("tournaments:create"), _form(name="Plain cards"))
     assert not Tournament.objects.get(name="Plain cards").duplicate
-    response = client.post(
-        reverse("tournaments:create"), _form(name="Team cards", seating="teams", duplicate="on"), HTTP_ACCEPT_LANGUAGE="ru"
-    )
+    response = client.post(reverse("tournaments:create"), _form(name="Team cards", seating="teams", duplicate="on"))
     assert response.status_code == 400 and not Tournament.objects.filter(name="Team cards").exists()
-    assert "not in teams" in response.content.decode() or "не командами" in response.content.decode()
+    assert "not in teams" in response.content.decode()
