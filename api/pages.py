@@ -160,7 +160,10 @@ def analysis(request: HttpRequest) -> HttpResponse:
         try:
             record = game_selectors.game_record_json(game=game)
         except ValidationError:
-            context["problem"] = _("This game is still being played: its replay opens once the game is over.")
+            context["problem"] = (
+                game_selectors.deck_held_text() if game.deck_held
+                else _("This game is still being played: its replay opens once the game is over.")
+            )  # fmt: skip
         else:
             names = [game_selectors.seat_name(seat) for seat in selectors.game_players(game)]
             context["game"] = game

@@ -29,7 +29,7 @@ from ratings.models import RatingPool
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import (
-    AuditEntry, Entrant, EntrantStatus, Format, NoShow, Pairing, Round, Seating, Tournament, TournamentStatus,
+    AuditEntry, DuplicateScoring, Entrant, EntrantStatus, Format, NoShow, Pairing, Round, Seating, Tournament, TournamentStatus,
 )
 
 REFUSED = OpenApiResponse(description="refused: the message says why")
@@ -60,7 +60,8 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "team_size", "rules", "rating_pool", "rounds_planned", "current_round", "games_per_pairing",
                   "points_win", "points_draw", "place_points", "tiebreaks", "registration_opens",
                   "registration_closes", "starts_at", "started", "finished", "round_interval", "turn_seconds",
-                  "clock_base", "clock_increment", "grace_seconds", "capacity", "bots_allowed", "no_show", "auto_advance", "entrants"]
+                  "clock_base", "clock_increment", "grace_seconds", "capacity", "bots_allowed", "no_show", "auto_advance", "entrants",
+                  "duplicate", "duplicate_scoring"]
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -96,6 +97,8 @@ class TournamentCreateSerializer(serializers.Serializer):
     bots_allowed = serializers.BooleanField(default=True)
     no_show = serializers.ChoiceField(choices=NoShow.choices, default=NoShow.FORFEIT)
     auto_advance = serializers.BooleanField(default=True)
+    duplicate = serializers.BooleanField(default=False, help_text="every board of a round plays the same deals, seats rotated")
+    duplicate_scoring = serializers.ChoiceField(choices=DuplicateScoring.choices, default=DuplicateScoring.TIEBREAK)
 
 
 class EntrantSerializer(serializers.ModelSerializer):

@@ -214,6 +214,8 @@ class GameRecord(APIView):
         try:
             record = game_selectors.game_record_json(game=game)
         except ValidationError:
+            if game.deck_held:
+                return Response({"detail": game_selectors.deck_held_text()}, status=status.HTTP_409_CONFLICT)
             return Response({"detail": "the record of a game is available once the game is over"},
                             status=status.HTTP_409_CONFLICT)
         response = Response(record)

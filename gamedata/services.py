@@ -90,7 +90,7 @@ def month_games(month: datetime.date) -> QuerySet[Game]:
     start, end = month_bounds(month)
     return (
         Game.objects.filter(
-            status=GameStatus.FINISHED, finished__gte=start, finished__lt=end, result__isnull=False,
+            status=GameStatus.FINISHED, finished__gte=start, finished__lt=end, result__isnull=False, deck_held=False,
             table__private=False, table__password_hash="",
         )
         .filter(Q(match_game__isnull=True) | Q(match_game__pairing__tournament__registration_code=""))

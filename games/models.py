@@ -116,6 +116,11 @@ class Game(models.Model):
     salt = models.CharField(max_length=64)
     commitment = models.CharField(max_length=64)
     revealed_deck = models.TextField(blank=True)  # the deck order, shown once the game is over
+    # A duplicate round's board (tournaments.pairing.duplicate): the round's shuffle dealt with the hands
+    # moved this many seats round (games.engine.deal.rotated_order), and, while `deck_held`, the deck and
+    # the record wait after the game ends, since another board still plays the same cards (games_reveal).
+    rotation = models.PositiveSmallIntegerField(default=0)
+    deck_held = models.BooleanField(default=False)
     started = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)  # the current turn's timer

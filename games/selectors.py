@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
 from django.utils import translation
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.bot_names import bot_persona
 from accounts.models import User
@@ -157,7 +158,9 @@ def _result_json(game: Game, result: Result | None) -> dict[str, Any] | None:
         # tournament: games.aftermath.
         **result_extras(game),
         "deck": game.revealed_deck,
-        "salt": game.salt,
+        # A duplicate round's deck is the same at every board: its salt (and deck) wait for the round's end.
+        "salt": "" if game.deck_held else game.salt,
+        "deck_held": game.deck_held,
         "commitment": game.commitment,
         "voided_deals": _voided_deals(game),
         "flagged": game.flagged,
@@ -216,6 +219,7 @@ def view_common(*, game: Game, seats: Sequence[Seat], state: State, result: Resu
         # reader's language, since one event serves readers of both languages. Never sent as such.
         "bench_bots": [_bench_username(one) for one in seats],
         "result": _result_json(game, result) if not playing else None,
+        "cards_held": game.deck_held and not playing,
         # Who asked for a redeal and for which suit (RULES.md, redeal_five_same_suit); the voided hands stay unseen.
         "redeals": [{"seat": voided["seat"], "suit": voided["suit"]} for voided in game.redeals],
         # Whether a redeal may still be asked (before the first move); view_for_seat says if this seat may.
@@ -245,6 +249,11 @@ def view_for_seat(common: dict[str, Any], state: State, seat: int | None) -> dic
     """The game.view message (its log not yet in words; see `message_in_language`) for a seat or, with
     seat None, for spectators."""
     if seat is None:
+        if common.get("cards_held"):
+            # A duplicate round's finished board while another board plays the same deck: its players saw
+            # it, nobody else sees a card of it (the log, the last bout's table) until the round ends.
+            return {**common, "seat": None, "view": {**public_view(state), "table": []}, "can_redeal": False,
+                    "log_entries": []}  # fmt: skip
         return {**common, "seat": None, "view": public_view(state), "can_redeal": False}
     can_redeal = bool(common["redeal_open"]) and redeal_allowed(state.rules, state.hands[seat])
     return {**common, "seat": seat, "view": seat_view(state, seat), "can_redeal": can_redeal}
@@ -302,6 +311,9 @@ def message_in_language(payload: dict[str, Any], language: str) -> dict[str, Any
     """The protocol's game.view: the payload with its log (and the bench bots' names) in the reader's language."""
     message = {key: value for key, value in payload.items() if key not in ("log_entries", "names", "bench_bots")}
     names = _names_in_language(payload, message, language)
+    if payload.get("cards_held") and payload.get("seat") is None:
+        message["log"] = []  # view_for_seat: a held board's log is its players' only (and kept out of the cache)
+        return message
     key = (payload.get("game"), payload.get("commitment"), language, tuple(names))
     version = payload.get("seq")
     with _logs_lock:
@@ -349,6 +361,16 @@ def game_view_for(*, game: Game, user: User | None, language: str | None = None)
     return message_in_language(payload, language or user_language(user))
 
 
+def game_log_shown(*, game: Game, user: User | None) -> bool:
+    """Whether this person may read the game's whole log: anyone, but while a finished duplicate board's deck
+    is held (Game.deck_held) only its players."""
+    if not (game.deck_held and game.status == GameStatus.FINISHED):
+        return True
+    return user is not None and user.is_authenticated and any(
+        one.user_id == user.pk and not one.is_bot for one in game_seats(game)
+    )
+
+
 def game_view_of_seat(*, game_id: int, seat: int | None, language: str) -> dict[str, Any]:
     """The game.view message of a socket that has its seat (None: a spectator's), as the game stands."""
     game = Game.objects.select_related("table").get(pk=game_id)
@@ -369,11 +391,20 @@ def game_log_lines(*, game: Game, language: str) -> list[dict[str, Any]]:
     return log_lines(entries, names, language)
 
 
+def deck_held_text() -> str:
+    """Why a finished game's deck, record and replay are not shown yet (Game.deck_held)."""
+    return str(_("This game's deck, record and replay are available when the round ends: other boards of the "
+                 "duplicate round are still playing the same cards."))  # fmt: skip
+
+
 def game_record_json(*, game: Game) -> dict[str, Any]:
     """The full record of a finished game (the deal, every hand, the actions) with its commitment and the
-    revealed deck; refused while the game is played, since it holds every hidden card."""
+    revealed deck; refused while the game is played, since it holds every hidden card, and while its
+    duplicate round still plays the same deck elsewhere (Game.deck_held)."""
     if game.status != GameStatus.FINISHED:
         raise ValidationError("the record of a game is available once the game is over")
+    if game.deck_held:
+        raise ValidationError(deck_held_text(), code="deck_held")
     record = dict(game.record)
     record["actions"] = [
         {key: value for key, value in raw.items() if key not in ("timer", "autopilot")} for raw in record["actions"]

@@ -8,6 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from accounts.models import BotLevel
+from games import selectors
 from games.logtext import rank_letters
 
 
@@ -124,6 +125,7 @@ def deck_check_strings() -> dict[str, Any]:
         "no_subtle": _("This browser computes SHA-256 only on a secure page (HTTPS or localhost); use sha256sum."),
         "check_ok": _("SHA-256 %(hex)s matches the commitment: the deck was dealt as committed."),
         "check_bad": _("SHA-256 %(hex)s does NOT match the commitment."),
+        "deck_held": selectors.deck_held_text(),  # a duplicate round's deck, shown once the round ends
     }
 
 

@@ -368,7 +368,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     language = get_language()
     initial = selectors.game_view_for(game=game, user=user, language=language)
     # The page keeps the whole game's log: the views carry its last lines, the page starts from all of them.
-    initial = {**initial, "log": selectors.game_log_lines(game=game, language=language)}
+    shown = selectors.game_log_shown(game=game, user=user)
+    initial = {**initial, "log": selectors.game_log_lines(game=game, language=language) if shown else []}
     query = f"?lang={language}"
     if game.table.private:
         query += f"&token={game.table.link_token}"
@@ -407,6 +408,8 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         record = selectors.game_record_json(game=game)
     except ValidationError:
+        if game.deck_held:
+            return HttpResponseForbidden(selectors.deck_held_text())
         return HttpResponseForbidden(_("The record of a game is available once the game is over."))
     response = JsonResponse(record, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="durak-game-{game.pk}.json"'

@@ -157,6 +157,10 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     if game.status != GameStatus.FINISHED:
         # Nothing of the deal is read, let alone shown: the record holds every hand.
         return render(request, "games/replay.html", {**base, "pending": True}, status=403)
+    if game.deck_held:
+        # A duplicate round: another board still plays this deck.
+        return render(request, "games/replay.html", {**base, "pending": True, "held": selectors.deck_held_text()},
+                      status=403)  # fmt: skip
     language = get_language()
     seats = selectors.game_seats(game)
     with translation.override(language):

@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 from accounts.models import User
 from games.bots import review as core
 from games.models import Game, GameStatus
+from games import selectors as game_selectors
 from games.selectors import game_record_json
 from review import selectors
 from review.broadcast import analysis_changed
@@ -50,6 +51,8 @@ def _check_game(game: Game, budget: str) -> None:
         raise AnalysisRefused(_("Unknown analysis depth."), status=400)
     if game.status != GameStatus.FINISHED:
         raise AnalysisRefused(_("A game is analysed once it is over: this one is still being played."), status=409)
+    if game.deck_held:
+        raise AnalysisRefused(game_selectors.deck_held_text(), status=409)
     if not core.analysable(game.rules, game.players):
         raise AnalysisRefused(_("The analysis does not cover this variant or number of players."), status=409)
 
@@ -111,7 +114,7 @@ def analysis_request_automatic(*, game_id: int, budget: str = "default") -> Game
     the tournament analyses every game): counted against nobody; None when the game is not one the analysis
     covers. Runs in the game's finalisation, so what it queues leaves after the commit."""
     game = Game.objects.get(pk=game_id)
-    if game.status != GameStatus.FINISHED or not core.analysable(game.rules, game.players):
+    if game.status != GameStatus.FINISHED or game.deck_held or not core.analysable(game.rules, game.players):
         return None
     return _stored_or_queued(game, budget, automatic=True)
 

@@ -18,7 +18,9 @@ from accounts.models import User
 from games.engine import MalformedRecord, Rules
 from games.forms import ClockFields, DECK_CHOICES, FIRST_BOUT_LIMIT_CHOICES, PRESET_CHOICES, THROW_IN_CHOICES, TURN_SECONDS_CHOICES
 from ratings.models import RatingPool
-from tournaments.models import Entrant, EntrantStatus, Format, NoShow, Seating, Tournament, TournamentStatus
+from tournaments.models import (
+    DuplicateScoring, Entrant, EntrantStatus, Format, NoShow, Seating, Tournament, TournamentStatus,
+)
 from tournaments.pairing import ROUND_ROBIN_ORDER, SWISS_ORDER, TieBreak
 from tournaments.pairing.round_robin import MAX_PLAYERS as ROUND_ROBIN_MOST
 
@@ -132,6 +134,14 @@ class TournamentCreateForm(ClockFields):
         label=_("Games per pairing"), min_value=1, max_value=9, initial=1,
         help_text=_("The first attack alternates from game to game."),
     )  # fmt: skip
+    duplicate = forms.BooleanField(
+        label=_("Duplicate deals"), required=False, initial=False,
+        help_text=_("Every board of a round plays the same cards, the seats rotated, and each player is also scored "
+                    "against the others who held the same hand."),
+    )  # fmt: skip
+    duplicate_scoring = forms.ChoiceField(
+        label=_("Duplicate scoring"), choices=DuplicateScoring.choices, initial=DuplicateScoring.TIEBREAK, required=False
+    )
     points_win = forms.FloatField(label=_("Points for a win"), min_value=0, initial=1)
     points_draw = forms.FloatField(label=_("Points for a draw"), min_value=0, initial=0.5)
     place_points = forms.CharField(
@@ -328,7 +338,8 @@ class TournamentCreateForm(ClockFields):
             "turn_seconds": data["turn_seconds"], "clock_base": data["clock_base_seconds"],
             "clock_increment": data["clock_increment_seconds"], "grace_seconds": data["grace_seconds"], "no_show": data["no_show"],
             "capacity": data["capacity"], "bots_allowed": data["bots_allowed"], "auto_advance": data["auto_advance"],
-            "analyse_games": data["analyse_games"],
+            "analyse_games": data["analyse_games"], "duplicate": data["duplicate"],
+            "duplicate_scoring": data["duplicate_scoring"] or DuplicateScoring.TIEBREAK,
             "qualifier": data["qualifier"], "qualify_count": data["qualify_count"] or 0,
         }  # fmt: skip
 

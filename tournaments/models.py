@@ -34,6 +34,14 @@ class NoShow(models.TextChoices):
     BOT = "bot", _("A bot plays for him")
 
 
+class DuplicateScoring(models.TextChoices):
+    """How a duplicate tournament (issue 37) ranks: by points with the duplicate total as the first
+    tie-break, or by the duplicate total itself."""
+
+    TIEBREAK = "tiebreak", _("Points, the duplicate total breaking ties")
+    TOTAL = "total", _("The duplicate total")
+
+
 class TournamentStatus(models.TextChoices):
     REGISTRATION = "registration", _("Registration")
     RUNNING = "running", _("Running")
@@ -81,6 +89,12 @@ class Tournament(models.Model):
                                default=NoShow.FORFEIT)
     # False: the director confirms each next round.
     auto_advance = models.BooleanField(_("next round starts by itself"), default=True)
+    # Duplicate rounds (tournaments.pairing.duplicate): every board of a round plays the same deals, seats
+    # rotated, and each game is also scored against the other holders of the same hand.
+    duplicate = models.BooleanField(_("duplicate deals"), default=False)
+    duplicate_scoring = models.CharField(
+        _("duplicate scoring"), max_length=10, choices=DuplicateScoring.choices, default=DuplicateScoring.TIEBREAK
+    )
     # Every finished game is analysed (review.services.analysis_request_automatic), counted against nobody.
     analyse_games = models.BooleanField(_("analyse every game automatically"), default=False)
     # Stages: this tournament is the final of ``qualifier``; its best ``qualify_count`` go through.
@@ -210,6 +224,10 @@ class Round(models.Model):
     paired_at = models.DateTimeField(null=True, blank=True)
     seat_deadline = models.DateTimeField(null=True, blank=True)  # the grace period for no-shows ends
     closed_at = models.DateTimeField(null=True, blank=True)
+    # A duplicate tournament's deals for this round, drawn when it is paired: deal id -> {"seed", "salt",
+    # "commitment"} (tournaments.services.duplicate). The seed is secret until the round is closed; the
+    # commitment, SHA-256 of the salt and the shuffle's order, is public from the pairing on.
+    deals = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -305,6 +323,12 @@ class MatchGame(models.Model):
     status = models.CharField(max_length=10, choices=MatchGameStatus.choices, default=MatchGameStatus.PLAYING)
     outcome = models.JSONField(null=True, blank=True)  # {"points": [...], "durak": [...], "epaulettes": [...]}
     overridden = models.BooleanField(default=False)
+    # A duplicate round's game: its deal's id (Round.deals), the rotation of the deal at this board (seat s
+    # holds hand (s + rotation) % players), and once over, per seat, its place (0 the best) and the cards
+    # left in its hand: {"places": [...], "cards": [...]} (tournaments.pairing.duplicate.Holding).
+    deal = models.CharField(max_length=20, blank=True)
+    rotation = models.PositiveSmallIntegerField(null=True, blank=True)
+    finish = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["pairing", "number"]

@@ -32,7 +32,7 @@ from games.models import GameStatus
 from ratings.elo import expected_score
 from tournaments import selectors, services
 from tournaments.models import (
-    Entrant, Format, MatchGame, MatchGameStatus, Pairing, PairingEntrant, PairingStatus, Seating, Tournament,
+    DuplicateScoring, Entrant, Format, MatchGame, MatchGameStatus, Pairing, PairingEntrant, PairingStatus, Seating, Tournament,
     TournamentStatus,
 )
 from tournaments.scoring import game_seating
@@ -55,6 +55,8 @@ class SimulationOptions:
     fast: bool = False
     withdrawals: int = 0  # entrants who withdraw, each before a random round after the first
     late_entries: int = 0  # entrants who join a Swiss before a random round after the first
+    duplicate: bool = False  # duplicate rounds (issue 37): the bots play every game, --fast does not apply
+    duplicate_scoring: str = DuplicateScoring.TIEBREAK
 
 
 class _RollBack(Exception):
@@ -116,7 +118,7 @@ def _run(options: SimulationOptions, progress: Callable[[str], None]) -> Tournam
         director=director, name=f"Simulation {options.seed}", starts_at=now, registration_opens=now,
         format=options.format, rounds=options.rounds, seating=options.seating, table_size=options.table_size,
         team_size=options.team_size, games_per_pairing=options.games_per_pairing, round_interval=0,
-        turn_seconds=60, grace_seconds=60,
+        turn_seconds=60, grace_seconds=60, duplicate=options.duplicate, duplicate_scoring=options.duplicate_scoring,
     )  # fmt: skip
     team = options.team_size if options.seating == Seating.TEAMS else 1
     late = options.late_entries if options.format == Format.SWISS else 0

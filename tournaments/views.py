@@ -255,6 +255,7 @@ def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
         "round": round_,
         "rounds": selectors.rounds(tournament=tournament),
         "pairings": selectors.round_pairings(tournament=tournament, number=number),
+        "deals": selectors.round_deals(tournament=tournament, round_=round_) if tournament.duplicate else [],
     }
     return render(request, "tournaments/round.html", context)
 

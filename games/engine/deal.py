@@ -95,18 +95,46 @@ class Deal:
         )
 
 
-def deal(rules: Rules, players: int, seed: str | None = None, salt: str | None = None) -> Deal:
+def rotated_order(order: list[int], players: int, rotation: int, *, hidden_cards: bool = False) -> list[int]:
+    """The deck order that deals seat s the hand (and, under hidden_cards, the hidden card) that seat
+    ``(s + rotation) % players`` gets from ``order``; the stock is left as it is. A duplicate round
+    (tournaments.duplicate) deals one shuffle to every board, its seats rotated."""
+    rotation %= players
+    if rotation == 0:
+        return list(order)
+    rotated = list(order)
+    dealt = min(players * HAND_SIZE, len(order))
+    ends = [dealt]
+    if hidden_cards:
+        ends.append(dealt + players)
+    start = 0
+    for end in ends:
+        for base in range(start, end, players):
+            for seat in range(players):
+                rotated[base + seat] = order[base + (seat + rotation) % players]
+        start = end
+    return rotated
+
+
+def deal(
+    rules: Rules, players: int, seed: str | None = None, salt: str | None = None, rotation: int = 0
+) -> Deal:
     """Shuffle and deal six cards each, one at a time round the table; the rest is the stock.
 
     If the deck is dealt out completely, the last card dealt names the trump (RULES.md, Deal). Under the
     hidden_cards rule (Aktobe, seed 004) each seat then gets one hidden card, in seat order, and the last card
     of the deck goes face down under the face-up trump card: the order is the hands, the hidden cards, the
-    stock top first down to its face-up card, and the card under it. A joker face up means no trumps (-1)."""
+    stock top first down to its face-up card, and the card under it. A joker face up means no trumps (-1).
+
+    ``rotation`` deals the same shuffle with the hands moved round the seats (``rotated_order``): the
+    order and its commitment are of the deck as this table was dealt it; the stock and the trump are the
+    shuffle's (when the deck is dealt out, the trump is named by the last card the shuffle deals)."""
     if not 2 <= players <= rules.max_players:
         raise MalformedRecord(f"a {rules.deck}-card game takes 2 to {rules.max_players} players")
     seed = seed if seed is not None else new_seed()
-    order = shuffled_deck(rules.deck, seed)
+    shuffled = shuffled_deck(rules.deck, seed)
     dealt = players * HAND_SIZE
+    order = rotated_order(shuffled, players, rotation, hidden_cards=rules.hidden_cards)
     hands = [mask_of(order[seat:dealt:players]) for seat in range(players)]
     salt = salt if salt is not None else new_seed()
     if rules.hidden_cards:
@@ -115,7 +143,7 @@ def deal(rules: Rules, players: int, seed: str | None = None, salt: str | None =
         return Deal(rules=rules, order=order, hands=hands, stock=stock, trump=suit_of(stock[-1]), salt=salt,
                     hidden=hidden, hidden_trump=order[-1])
     stock = order[dealt:]
-    trump = suit_of(stock[-1] if stock else order[dealt - 1])
+    trump = suit_of(stock[-1] if stock else shuffled[dealt - 1])
     return Deal(rules=rules, order=order, hands=hands, stock=stock, trump=trump, salt=salt)
 
 

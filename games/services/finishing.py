@@ -39,12 +39,10 @@ def game_finalise(*, game_id: int) -> Result:
     else:  # played to its end, or a surrender (the engine's action; a clock's fall is recorded as one)
         assert state.result is not None
         outcome, groups, chips = state.result, places(state), settlement(state)
-    rules = Rules.from_dict(game.rules)
-    order = deal(rules, game.players, seed=game.seed, salt=game.salt).order
-    game.revealed_deck = deck_text(order)
-    if not verify_commitment(game.commitment, game.salt, game.revealed_deck):
-        raise RuntimeError(f"game {game.pk}: the deck does not match its commitment")
-    game.save(update_fields=["revealed_deck"])
+    deck = _dealt_deck(game)
+    if not game.deck_held:
+        game.revealed_deck = deck
+        game.save(update_fields=["revealed_deck"])
     result = Result.objects.create(
         game=game,
         **outcome.to_json(),  # the record's result object, field for field
@@ -75,6 +73,28 @@ def game_finalise(*, game_id: int) -> Result:
 
     transaction.on_commit(deliver)
     return result
+
+
+def _dealt_deck(game: Game) -> str:
+    """The game's deck as it was dealt (its seed at its rotation), checked against its commitment."""
+    rules = Rules.from_dict(game.rules)
+    deck = deck_text(deal(rules, game.players, seed=game.seed, salt=game.salt, rotation=game.rotation).order)
+    if not verify_commitment(game.commitment, game.salt, deck):
+        raise RuntimeError(f"game {game.pk}: the deck does not match its commitment")
+    return deck
+
+
+@transaction.atomic
+def games_reveal(*, game_ids: list[int]) -> int:
+    """The decks a duplicate round held back (Game.deck_held) are shown now that every board of the round is
+    over: each finished game's deck revealed, its record and replay open. Returns how many were held."""
+    revealed = 0
+    for game in Game.objects.select_for_update().filter(pk__in=game_ids, deck_held=True, status=GameStatus.FINISHED):
+        game.revealed_deck = _dealt_deck(game) if Result.objects.filter(game=game).exists() else ""
+        game.deck_held = False
+        game.save(update_fields=["revealed_deck", "deck_held"])
+        revealed += 1
+    return revealed
 
 
 def game_finalised(*, game: Game) -> Result | None:

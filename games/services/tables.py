@@ -250,11 +250,16 @@ def table_fill_bots(*, table: Table, level: str) -> list[Seat]:
 
 
 @transaction.atomic
-def game_start(*, table: Table, by: User | None = None, first_attacker: int | None = None) -> Game:
+def game_start(
+    *, table: Table, by: User | None = None, first_attacker: int | None = None, deal_seed: str | None = None,
+    rotation: int = 0, deck_held: bool = False,
+) -> Game:
     """Deal (a seed from `secrets`, the deck's commitment stored), charge the stakes, start the clock.
 
     `first_attacker` names the seat that leads (a tournament alternates it); by default the rules decide
-    (the lowest trump)."""
+    (the lowest trump). A duplicate round's board gives the round's `deal_seed` and its `rotation` (the
+    same shuffle, the hands moved round the seats) and `deck_held`: its deck and record wait, once the game
+    is over, until the round ends (games_reveal)."""
     table = Table.objects.select_for_update().get(pk=table.pk)
     if by is not None and by.pk != table.owner_id:
         raise ValidationError(_("Only the table's owner starts the game."))
@@ -270,7 +275,9 @@ def game_start(*, table: Table, by: User | None = None, first_attacker: int | No
     players = len(seats)
     if first_attacker is not None and not 0 <= first_attacker < players:
         raise ValidationError(_("No seat %(seat)s at this table.") % {"seat": first_attacker})
-    seed, dealt, record = _new_deal(rules, players, stake=table.stake, first_attacker=first_attacker)
+    seed, dealt, record = _new_deal(
+        rules, players, stake=table.stake, first_attacker=first_attacker, seed=deal_seed, rotation=rotation
+    )
     if table.stake:
         for seat in seats:
             assert seat.user is not None
@@ -289,6 +296,8 @@ def game_start(*, table: Table, by: User | None = None, first_attacker: int | No
         seed=seed,
         salt=dealt.salt,
         commitment=dealt.commitment,
+        rotation=rotation,
+        deck_held=deck_held,
         deadline=now + datetime.timedelta(seconds=table.turn_seconds),
         timer_at=now + datetime.timedelta(seconds=table.turn_seconds),
         timeouts=[0] * players,
@@ -315,11 +324,12 @@ def shuffle_seed() -> str:
 
 
 def _new_deal(
-    rules: Rules, players: int, *, stake: int, first_attacker: int | None
+    rules: Rules, players: int, *, stake: int, first_attacker: int | None, seed: str | None = None, rotation: int = 0
 ) -> tuple[str, Deal, dict[str, Any]]:
-    """A fresh shuffle (its seed from `secrets`): the seed, the deal with its commitment, the record's JSON."""
-    seed = shuffle_seed()
-    dealt = deal(rules, players, seed=seed, salt=secrets.token_hex(16))
+    """A fresh shuffle (its seed from `secrets`, or the duplicate round's `seed` dealt at `rotation`): the
+    seed, the deal with its commitment (a salt of its own), the record's JSON."""
+    seed = seed if seed is not None else shuffle_seed()
+    dealt = deal(rules, players, seed=seed, salt=secrets.token_hex(16), rotation=rotation)
     record = Record(
         rules=rules, hands=dealt.hands, stock=dealt.stock, trump=dealt.trump, stake=stake,
         first_attacker=first_attacker, hidden=dealt.hidden, hidden_trump=dealt.hidden_trump,
@@ -339,10 +349,14 @@ def game_start_reserved(
     first_attacker: int | None = None,
     clock_base: int | None = None,
     clock_increment: int = 0,
+    deal_seed: str | None = None,
+    rotation: int = 0,
+    deck_held: bool = False,
 ) -> Game:
     """Open a table whose seats are taken at once by the named accounts, in seat order, and deal: a
     scheduled game such as a tournament's. A bot account plays its own seat at its own level (one bot
-    account may hold several seats, as table_fill_bots seats it; a person holds one)."""
+    account may hold several seats, as table_fill_bots seats it; a person holds one). `deal_seed`,
+    `rotation` and `deck_held`: game_start's, for a duplicate round's board."""
     people = [player.pk for player in players if not player.is_bot]
     if len(set(people)) != len(people):
         raise ValidationError(_("A player cannot take two seats at one table."))
@@ -352,7 +366,9 @@ def game_start_reserved(
     )
     for number, player in enumerate(players):
         Seat.objects.filter(table=table, number=number).update(user=player, bot_level=player.bot_level or "")
-    return game_start(table=table, first_attacker=first_attacker)
+    return game_start(
+        table=table, first_attacker=first_attacker, deal_seed=deal_seed, rotation=rotation, deck_held=deck_held
+    )
 
 
 # --- a seat's sockets -----------------------------------------------------------------------------

@@ -211,6 +211,12 @@ function drawRematch(table, result) {
 }
 
 function drawShuffle(table, result) {
+  if (result.deck_held) {
+    // A duplicate round: other boards still play this deck; it is shown when the round ends.
+    table.parts.deck.textContent = table.strings.deck_held || "";
+    table.parts.record.hidden = true;
+    return;
+  }
   const deckText = Array.isArray(result.deck) ? result.deck.join(" ") : result.deck || "";
   table.parts.salt.textContent = result.salt || "";
   table.parts.deck.textContent = deckText;

@@ -212,3 +212,98 @@ def test_a_finished_game_shows_its_record_and_revealed_deck_to_anyone() -> None:
     from games.engine import verify_commitment
 
     assert verify_commitment(detail["commitment"], detail["salt"], detail["deck"])
+
+
+# --- a duplicate round (issue 37): a finished board while another board plays the same deck --------------------
+
+# Pages whose text is the same whatever the game (tests/security/test_crawl.py): the rules' examples, the docs.
+FIXED_TEXT = ("/rules/", "/api/docs/", "/api/redoc/", "/api/schema/", "/bots/")
+COUNTRY_SELECT = re.compile(r"<select[^>]*\bname=\"country\".*?</select>", re.DOTALL)
+
+
+def _duplicate_round() -> tuple[Game, Game, User, int]:
+    """A duplicate tournament's round 1: a board of bots played to its end, anna's board dealt and being played.
+    The finished game, anna's game, anna, her seat."""
+    from django.utils import timezone
+
+    from tests.tournaments.factories import bots, finish_game
+    from tournaments import services as tournament_services
+    from tournaments.models import MatchGame, Pairing
+
+    anna = person("anna")
+    event = tournament(duplicate=True, turn_seconds=3600, starts_at=timezone.now())
+    enter(event, [anna, *bots(3)])
+    tournament_services.tournament_start(tournament=event, by=event.director)
+    mine = Pairing.objects.get(tournament=event, seats__entrant__user=anna)
+    tournament_services.pairing_check_in(pairing=mine, user=anna)
+    anna_game = MatchGame.objects.get(pairing=mine).game
+    done = MatchGame.objects.exclude(pairing=mine).get(pairing__tournament=event).game
+    finish_game(done)
+    done.refresh_from_db()
+    anna_game.refresh_from_db()
+    assert done.status == "finished" and anna_game.status == "playing" and done.seed == anna_game.seed
+    seat = next(one.number for one in game_services_seats(anna_game) if one.user_id == anna.pk)
+    return done, anna_game, anna, seat
+
+
+def game_services_seats(game: Game) -> list[Any]:
+    from games.selectors import game_seats
+
+    return game_seats(game)
+
+
+def test_a_finished_duplicate_board_names_no_card_of_the_deck_while_another_board_plays() -> None:
+    from django.test import Client
+
+    from games.broadcast import game_event, view_in_event
+    from games.selectors import game_result, message_in_language
+    from tests.leakproof import hidden_from, site_urls
+
+    done, anna_game, anna, seat = _duplicate_round()
+    # Every card of the round's deck that anna's own game has not shown her (the same deck, seats rotated).
+    hidden = hidden_from(anna_game, seat)
+    assert len(hidden) >= 20 and hidden & {card for hand in done.record["hands"] for card in hand}
+    secrets = {done.salt, done.seed, anna_game.salt}
+    watcher = person("watcher")
+    readers: dict[str, Any] = {"anonymous": Client(), "watcher": Client(), "anna": Client()}
+    readers["watcher"].force_login(watcher)
+    readers["anna"].force_login(anna)
+    tournament_id = int(done.match_game.pairing.tournament_id)
+    objects = {"game_id": done.pk, "table_id": done.table_id, "tournament_id": tournament_id,
+               "number": 1, "username": "anna", "slug": "podkidnoy-36-heads-up", "token": done.table.link_token}  # fmt: skip
+    urls = [url for url in site_urls(objects) if not url.startswith(FIXED_TEXT)]
+    api_paths = [_fill(path, {"games": done.pk, "tables": done.table_id, "tournaments": tournament_id,
+                              "username": "anna", "slug": "podkidnoy-36-heads-up"}) for path in _get_paths()]  # fmt: skip
+    failures = []
+    for name, client in readers.items():
+        for url in sorted(set(urls + api_paths)):
+            for suffix in ("", "?lang=ru"):
+                response = client.get(url + suffix, HTTP_ACCEPT="*/*")
+                if response.status_code >= 500:
+                    failures.append(f"{url}{suffix} answered {name} {response.status_code}")
+                    continue
+                body = COUNTRY_SELECT.sub("", KEY_SHOWN.sub("", response.content.decode(errors="replace")))
+                leaked = cards_in(body) & hidden
+                if leaked:
+                    failures.append(f"{url}{suffix} shows {name} cards of the round's deck {sorted(leaked)}")
+                if any(secret in body for secret in secrets):
+                    failures.append(f"{url}{suffix} shows {name} a salt or the deal's seed")
+    assert failures == []
+    # The socket: what a spectator of the finished board is sent.
+    event = game_event(game=done, seats=game_services_seats(done), state=state_of(done), result=game_result(done))
+    message = message_in_language(view_in_event(event, None), "en")
+    assert not cards_in(message) & hidden and message["log"] == [] and not any(secret in json.dumps(message) for secret in secrets)
+    # Its own players saw the game: their view keeps its log.
+    seated = message_in_language(view_in_event(event, 0), "en")
+    assert seated["log"]
+
+
+def test_the_duplicate_proof_bites_on_a_finished_board_shown_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the hold (the deck shown when the game ends, as for any game) the scan above finds the cards."""
+    from games.selectors import game_record_json
+
+    done, anna_game, _, seat = _duplicate_round()
+    hidden = _hidden_from(anna_game, seat)
+    Game.objects.filter(pk=done.pk).update(deck_held=False)
+    done.refresh_from_db()
+    assert _card_tokens(game_record_json(game=done)) & hidden

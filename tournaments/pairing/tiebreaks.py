@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from tournaments.pairing.duplicate import DUPLICATE_TOTAL
 from tournaments.pairing.model import EntrantId, PairingInputError, Round
 
 
@@ -57,6 +58,10 @@ ROUND_ROBIN_ORDER = (
 )
 
 _LOWER_IS_BETTER = frozenset({TieBreak.DURAK_FINISHES})
+
+# A duplicate tournament's standings carry each entrant's duplicate total under this name (not a TieBreak a
+# director lists: the tournament's duplicate scoring places it).
+DUPLICATE = DUPLICATE_TOTAL
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +124,8 @@ def standings(
     order: Sequence[TieBreak] = SWISS_ORDER,
     scoring: Scoring | None = None,
     forfeits_as_played: bool = False,
+    duplicate: Mapping[EntrantId, Fraction] | None = None,
+    by_duplicate: bool = False,
 ) -> list[Standing]:
     """Rank every entrant in ``ratings`` by points, then by the tie-breaks in ``order``.
 
@@ -127,12 +134,23 @@ def standings(
     played against the scheduled opponent, as C.07 does for round robins. Every tie-break value is
     given with each standing, whether it is in ``order`` or not; ``direct_encounter`` is shown for the
     group of entrants level on points.
+
+    ``duplicate`` (a duplicate tournament, tournaments.pairing.duplicate): each entrant's duplicate total,
+    given with his tie-breaks as ``duplicate``; it breaks ties on points before the tie-breaks in ``order``,
+    or with ``by_duplicate`` it ranks first, points then breaking its ties.
     """
     scoring = scoring or Scoring()
     records = _records(ratings, rounds, scoring, forfeits_as_played)
     values = _values(ratings, records, scoring)
     points = {entrant: sum((record.points for record in records[entrant]), Fraction(0)) for entrant in ratings}
     groups = _split(list(ratings), lambda entrant: -points[entrant])
+    totals = {entrant: Fraction((duplicate or {}).get(entrant, 0)) for entrant in ratings}
+    if duplicate is not None:
+        first, then = (totals, points) if by_duplicate else (points, totals)
+        groups = [
+            part for group in _split(list(ratings), lambda entrant: -first[entrant])
+            for part in _split(group, lambda entrant: -then[entrant])
+        ]  # fmt: skip
     for level_points in {points[entrant] for entrant in ratings}:
         tied = [entrant for entrant in ratings if points[entrant] == level_points]
         for entrant, value in _direct_encounter(tied, records).items():
@@ -156,7 +174,8 @@ def standings(
                     rank=rank,
                     entrant=entrant,
                     points=float(points[entrant]),
-                    tiebreaks={tiebreak.value: _number(value) for tiebreak, value in values[entrant].items()},
+                    tiebreaks={tiebreak.value: _number(value) for tiebreak, value in values[entrant].items()}
+                    | ({DUPLICATE: _number(totals[entrant])} if duplicate is not None else {}),
                 )
             )
         rank += len(group)

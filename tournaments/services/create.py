@@ -18,7 +18,7 @@ from games import services as game_services
 from games.engine import EngineError, Rules
 from ratings.models import PoolFormat, RatingPool
 from tournaments import pairing as pure
-from tournaments.models import AuditAction, Format, NoShow, Seating, Tournament, TournamentStatus
+from tournaments.models import AuditAction, DuplicateScoring, Format, NoShow, Seating, Tournament, TournamentStatus
 from tournaments.pairing.round_robin import MAX_PLAYERS as ROUND_ROBIN_MOST
 from tournaments.pairing.tables import MAX_TABLE, MIN_TABLE
 from tournaments.services._common import MIN_ENTRANTS, _audit, _changed, _schedule, can_create
@@ -60,6 +60,8 @@ class TournamentSettings:
     no_show: str = NoShow.FORFEIT
     auto_advance: bool = True
     analyse_games: bool = False
+    duplicate: bool = False
+    duplicate_scoring: str = DuplicateScoring.TIEBREAK
     qualifier: Tournament | None = None
     qualify_count: int = 0
 
@@ -140,6 +142,12 @@ def _format_problems(chosen: TournamentSettings, rules: Rules) -> list[str]:
         problems.append(str(_("A Swiss has 1 to %(most)s rounds.") % {"most": MAX_SWISS_ROUNDS}))
     if not 1 <= chosen.games_per_pairing <= MAX_GAMES_PER_PAIRING:
         problems.append(str(_("A pairing plays 1 to %(most)s games.") % {"most": MAX_GAMES_PER_PAIRING}))
+    if chosen.duplicate and seating == Seating.TEAMS:
+        problems.append(str(_("Duplicate deals are played heads-up or at tables, not in teams.")))
+    if chosen.duplicate and rules.redeal_five_same_suit:
+        problems.append(str(_("Duplicate deals cannot be redealt: play them without the five-of-a-suit redeal.")))
+    if chosen.duplicate_scoring not in DuplicateScoring.values:
+        problems.append(str(_("Unknown duplicate scoring.")))
     return problems
 
 

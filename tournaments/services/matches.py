@@ -15,6 +15,7 @@ from tournaments.models import (
 )
 from tournaments.scoring import GameOutcome, game_outcome, game_seating, match_points
 from tournaments.services._common import _changed, _locked
+from tournaments.services.duplicate import game_finish
 from tournaments.services.rounds import _close_round_if_done, _pairing_seats, _start_next_game
 from tournaments.services.standings import _standings_changed
 
@@ -40,8 +41,11 @@ def tournament_game_finished(result: GameResult) -> None:
         table=tournament.seating == Seating.TABLES, epaulettes_by=int(by_seat) if by_seat is not None else None,
         place_points=tournament.place_points,
     )  # fmt: skip
+    if match_game.deal:
+        match_game.finish = game_finish(match_game.game, result.places)
+        match_game.save(update_fields=["finish"])
     _store_outcome(match_game, outcome)
-    if tournament.analyse_games:
+    if tournament.analyse_games and not match_game.game.deck_held:  # a held deck's analysis waits (round_reveal)
         # review imports tournaments (who directs a game's tournament): imported here, not at the top.
         from review.services import analysis_request_automatic
 

@@ -40,7 +40,8 @@ def tournament_create_staged(
         round_interval=tournament.round_interval, turn_seconds=tournament.turn_seconds,
         clock_base=tournament.clock_base, clock_increment=tournament.clock_increment,
         grace_seconds=tournament.grace_seconds, no_show=tournament.no_show, auto_advance=tournament.auto_advance,
-        analyse_games=tournament.analyse_games,
+        analyse_games=tournament.analyse_games, duplicate=tournament.duplicate,
+        duplicate_scoring=tournament.duplicate_scoring,
         bots_allowed=tournament.bots_allowed, qualifier=tournament, qualify_count=final_size,
     )  # fmt: skip
     return tournament, final

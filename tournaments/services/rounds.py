@@ -32,6 +32,7 @@ from tournaments.services._common import (
     MIN_ENTRANTS, _audit, _changed, _locked, _require_director, _schedule, _subject,
 )
 from tournaments.services.avoidances import avoidance_keys, report_details
+from tournaments.services.duplicate import board_deal, round_draw_deals, round_reveal
 from tournaments.services.entrants import presence_absentees, presence_record_absent
 from tournaments.services.register import _seeding_rating
 from tournaments.services.standings import _results_by_round, _standings_changed, standings_refresh
@@ -177,6 +178,7 @@ def round_pair(*, tournament: Tournament, number: int, by: User | None = None, d
     round_.paired_at = now
     round_.seat_deadline = now + datetime.timedelta(seconds=tournament.grace_seconds)
     round_.save(update_fields=["status", "paired_at", "seat_deadline"])
+    round_draw_deals(tournament=tournament, round_=round_)
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
     _audit(tournament, AuditAction.ROUND_PAIRED, actor=by, round_number=number, subject=f"{len(boards)}",
@@ -271,17 +273,23 @@ def _start_next_game(tournament: Tournament, pairing: Pairing, seats: Sequence[P
             seated = {other.pk for other in players if other is not None}
             players[index] = game_services.bot_account_for(SUBSTITUTE_LEVEL, seated=seated)
     round_number = pairing.round.number
+    dealt = (
+        board_deal(tournament=tournament, pairing=pairing, number=number, players=len(players))
+        if tournament.duplicate else None
+    )  # fmt: skip
+    first_attacker = dealt.first_attacker if dealt is not None else first_attacker_seat(number, len(players))
     game = game_services.game_start_reserved(
         owner=tournament.director, rules=Rules.from_dict(tournament.rules), players=[one for one in players if one],
         rated=tournament.rated,
         turn_seconds=tournament.turn_seconds, clock_base=tournament.clock_base,
         clock_increment=tournament.clock_increment,
         name=f"{tournament.name[:40]} · {round_number}.{pairing.board}" + (f" · {number}" if tournament.games_per_pairing > 1 else ""),
-        first_attacker=first_attacker_seat(number, len(players)),
+        first_attacker=first_attacker, deal_seed=dealt.seed if dealt else None,
+        rotation=dealt.rotation if dealt else 0, deck_held=dealt is not None,
     )  # fmt: skip
     match_game = MatchGame.objects.create(
         pairing=pairing, number=number, game=game, seats=[position for position, _ in seating],
-        first_attacker=first_attacker_seat(number, len(players)),
+        first_attacker=first_attacker, deal=dealt.deal if dealt else "", rotation=dealt.rotation if dealt else None,
     )  # fmt: skip
     if pairing.status != PairingStatus.PLAYING:
         pairing.status = PairingStatus.PLAYING
@@ -416,6 +424,11 @@ def _close_round_if_done(tournament: Tournament, round_: Round) -> bool:
     Round.objects.filter(pk=round_.pk).update(status=RoundStatus.CLOSED, closed_at=now)
     round_.status, round_.closed_at = RoundStatus.CLOSED, now
     _audit(tournament, AuditAction.ROUND_CLOSED, round_number=round_.number)
+    if tournament.duplicate:
+        # Every board has played the round's deals: their decks are shown, and the round's duplicate scores
+        # (counted once a round is closed) enter the standings.
+        round_reveal(tournament=tournament, round_=round_)
+        standings_refresh(tournament=tournament)
     if round_.number >= tournament.rounds_planned:
         _finish(tournament, actor=None, reason="")
         return True

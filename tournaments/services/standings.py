@@ -4,6 +4,7 @@ later, by a task, in a large one."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections import defaultdict
 from collections.abc import Mapping
@@ -15,11 +16,12 @@ from django.utils import timezone
 
 from tournaments import pairing as pure
 from tournaments.models import (
-    Entrant, PairingEntrant, PairingStatus, ResultKind, Round, RoundStatus, Seating, StandingRow, Tournament,
+    DuplicateScoring, Entrant, MatchGame, PairingEntrant, PairingStatus, ResultKind, Round, RoundStatus, Seating, StandingRow, Tournament,
 )
 from tournaments.pairing.trf import TrfError, write_trf
 from tournaments.pairing.trf import tournament_trf as tournament_trf_data
 from tournaments.services._common import _changed, _locked, _schedule, _scoring, _tiebreak_order
+from tournaments.services.duplicate import duplicate_totals
 
 # Up to this many entrants the standings are recomputed with each result (tens of milliseconds); above,
 # a task does it at most once every STANDINGS_DELAY (a second for 1,000 entrants after 7 rounds).
@@ -43,9 +45,23 @@ def _results_by_round(tournament: Tournament, *, upto: int | None = None) -> lis
     by_pairing: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     for row in rows:
         by_pairing[row["pairing_id"]].append(row)
-    for seats in by_pairing.values():
-        rounds[seats[0]["round_number"] - 1].extend(_pure_results(seats, bye=seats[0]["bye"], kind=seats[0]["kind"]))
+    leads = _duplicate_leads(tournament, last) if tournament.duplicate else {}
+    for pairing_id, seats in by_pairing.items():
+        results = _pure_results(seats, bye=seats[0]["bye"], kind=seats[0]["kind"])
+        if pairing_id in leads and results and results[0].first is not None:
+            results[0] = dataclasses.replace(results[0], first=f"e{seats[leads[pairing_id]]['entrant_number']}")
+        rounds[seats[0]["round_number"] - 1].extend(results)
     return rounds
+
+
+def _duplicate_leads(tournament: Tournament, last: int) -> dict[int, int]:
+    """A duplicate round's lead follows the hand, not the board: the pairing position that attacked first
+    in each pairing's first game, for the first-attack history (tournaments.pairing.first_attack)."""
+    first_games = MatchGame.objects.filter(pairing__tournament=tournament, pairing__round__number__lte=last, number=1)
+    return {
+        pairing_id: int(seats[first_attacker])
+        for pairing_id, seats, first_attacker in first_games.values_list("pairing_id", "seats", "first_attacker")
+    }
 
 
 def _pure_results(seats: list[Mapping[str, Any]], *, bye: bool, kind: str) -> list[pure.BoardResult]:
@@ -79,6 +95,8 @@ def standings_compute(*, tournament: Tournament) -> list[pure.Standing]:
     return pure.standings(
         ratings, _results_by_round(tournament), order=_tiebreak_order(tournament), scoring=_scoring(tournament),
         forfeits_as_played=tournament.is_round_robin,
+        duplicate=duplicate_totals(tournament=tournament) if tournament.duplicate else None,
+        by_duplicate=tournament.duplicate_scoring == DuplicateScoring.TOTAL,
     )  # fmt: skip
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.models import Format, Seating
+from tournaments.models import DuplicateScoring, Format, Seating
 from tournaments.simulation import SimulationOptions, simulate
 
 
@@ -37,6 +37,10 @@ class Command(BaseCommand):
         parser.add_argument("--fast", action="store_true", help="draw each game's result from the ratings")
         parser.add_argument("--withdrawals", type=int, default=0, help="entrants who withdraw during the event")
         parser.add_argument("--late-entries", type=int, default=0, help="entrants who join a Swiss late")
+        parser.add_argument("--duplicate", action="store_true",
+                            help="duplicate rounds: every board of a round plays the same deals, seats rotated")
+        parser.add_argument("--duplicate-scoring", choices=DuplicateScoring.values, default=DuplicateScoring.TIEBREAK,
+                            help="rank by points with the duplicate total as a tie-break, or by the duplicate total")
         parser.add_argument("--json", type=Path, default=None, help="write the tournament here (default: stdout)")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -47,7 +51,10 @@ class Command(BaseCommand):
             seating=options["seating"], table_size=options["table_size"], team_size=options["team_size"],
             games_per_pairing=options["games"], seed=options["seed"], fast=options["fast"],
             withdrawals=options["withdrawals"], late_entries=options["late_entries"],
+            duplicate=options["duplicate"], duplicate_scoring=options["duplicate_scoring"],
         )  # fmt: skip
+        if settings.duplicate and settings.fast:
+            raise CommandError("--duplicate scores the cards the bots were dealt: it cannot be drawn with --fast")
         # One line a game about its (un)rated table says nothing here; the level is put back afterwards.
         ratings_log = logging.getLogger("ratings.services")
         level = ratings_log.level

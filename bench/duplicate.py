@@ -1,0 +1,196 @@
+"""Benchmark of duplicate rounds (issue 37): how much less the final standings depend on the deal.
+
+Many heads-up Swiss events of bots of known strength are played with the engine (no database): a bot of
+strength s plays the heuristic bot's move with probability s and a random legal move otherwise, the field's
+strengths spread evenly from 0 to 1 (or 0.5 to 1: a close field). Each event is played twice from the same seed, with the same pairing
+program (tournaments.pairing.pair_swiss) and rules (podkidnoy, 36 cards):
+
+- plain: every board is dealt a shuffle of its own, the lowest trump leads, and the standings rank by points
+  then the Swiss tie-breaks, as a tournament does today;
+- duplicate: every board of a round is dealt the round's shuffle, every second board with the seats swapped,
+  the hand that leads (the lowest trump of the deal) leading at every board, and the standings rank by the
+  duplicate total (matchpoints against the other holders of the same hand; tournaments.pairing.duplicate),
+  points breaking its ties.
+
+Figures (Spearman's rank correlation between the final standings and the bots' true strengths, the mean over
+the events, 1 = the standings are the strength order):
+
+- ``plain_rank_correlation``, ``duplicate_rank_correlation``: a Swiss of 16 bots and 5 rounds, as above;
+- ``duplicate_tiebreak_rank_correlation``: the duplicate events ranked by points, the duplicate total
+  breaking ties (the other scoring choice);
+- ``round_robin_*``: the same three for a round robin of 10 bots (9 rounds), where every entrant meets the
+  same field, so that a hand's holders are compared across opponents of every strength;
+- ``close_swiss_*``, ``close_round_robin_*``: the same with a close field (strengths from 0.5 to 1), where the
+  deal decides more of each game;
+- ``events``, ``games``: how many events of each kind and format, and games in all; ``*_stderr``: the
+  standard error of each mean (plain and duplicate events are dealt apart, so a difference's standard error
+  is the root of the sum of their squares).
+
+Usage: ``python bench/duplicate.py [--quick] [--json PATH]``. Seeded: the same run plays the same games.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+
+if not __package__:
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from bench._common import parse_args, print_table, write_report
+from games.bots import BOTS
+from games.bots.arena import play_game
+from games.bots.knowledge import Observation
+from games.engine.actions import Action
+from games.engine import deal, first_attacker_for, places
+from games.engine.rules import preset_rules
+from tournaments.pairing import BoardResult, Scoring, entrants_after, pair_swiss, round_robin, standings
+from tournaments.pairing.duplicate import Holding, board_rotations, duplicate_totals, lead_seat, places_of
+
+PLAYERS = 16
+ROUNDS = 5
+ROUND_ROBIN_PLAYERS = 10
+# (figure prefix, bots, Swiss or round robin, the weakest bot's strength): the issue's Swiss first, then a round
+# robin (every entrant meets the same field), each also with a close field, where the deal decides more.
+FIELDS = (
+    ("", PLAYERS, True, 0.0),
+    ("round_robin_", ROUND_ROBIN_PLAYERS, False, 0.0),
+    ("close_swiss_", PLAYERS, True, 0.5),
+    ("close_round_robin_", ROUND_ROBIN_PLAYERS, False, 0.5),
+)
+EVENTS = 20
+QUICK_EVENTS = 2
+KINDS = {
+    "plain": "plain deals, points",
+    "duplicate": "duplicate deals, the duplicate total",
+    "duplicate_tiebreak": "duplicate deals, points (the total breaks ties)",
+}
+RULES = preset_rules("podkidnoy")
+
+
+def _player(strength: float) -> Callable[[Observation, random.Random], Action]:
+    """A bot of ``strength``: the heuristic bot's move with that probability, else a random legal move."""
+    heuristic, random_move = BOTS["heuristic"], BOTS["random"]
+
+    def choose(observation: Observation, rng: random.Random) -> Action:
+        return heuristic(observation, rng) if rng.random() < strength else random_move(observation, rng)
+
+    return choose
+
+
+def _play(seed: str, rotation: int, bots: Sequence[Callable[[Observation, random.Random], Action]],
+          rng: random.Random, *, duplicate: bool) -> tuple[list[int], list[int]]:  # fmt: skip
+    """One game: each seat's place (0 the best) and cards left. A duplicate board leads with the hand that
+    leads the deal; a plain one with its own lowest trump."""
+    dealt = deal(RULES, 2, seed=seed, salt="bench", rotation=rotation)
+    lead = None
+    if duplicate:
+        base = deal(RULES, 2, seed=seed, salt="bench")
+        lead = lead_seat(first_attacker_for(RULES, base.hands, base.trump), rotation, 2)
+    state = dealt.state(first_attacker=lead)
+    play_game(state, bots, rng, check=False)
+    return places_of(places(state), 2), [hand.bit_count() for hand in state.hands]
+
+
+def _event(
+    number: int, duplicate: bool, strengths: Mapping[str, float], *, swiss: bool = True
+) -> tuple[list[str], list[str], int]:
+    """Play one Swiss (or round robin); the final order (best first) by its scoring, by points then the
+    duplicate total, and the number of games."""
+    rng = random.Random(f"{number}:{duplicate}:{swiss}")
+    ratings = {entrant: 1500.0 for entrant in strengths}
+    players = {entrant: _player(strength) for entrant, strength in strengths.items()}
+    history: list[list[BoardResult]] = []
+    holdings: list[Holding] = []
+    games = 0
+    cycle = round_robin(list(strengths))
+    for round_number in range(1, (ROUNDS if swiss else len(cycle)) + 1):
+        boards = pair_swiss(entrants_after(ratings, history)) if swiss else cycle[round_number - 1]
+        played = [board for board in boards if not board.bye]
+        rotations = board_rotations(len(played), 2)
+        round_seed = f"event {number} round {round_number}"
+        results = [BoardResult(entrants=board.entrants, points=(1.0,), bye=True) for board in boards if board.bye]
+        for index, board in enumerate(played):
+            rotation = rotations[index] if duplicate else 0
+            seed = round_seed if duplicate else f"{round_seed} board {index}"
+            seat_places, cards = _play(seed, rotation, [players[entrant] for entrant in board.entrants], rng,
+                                       duplicate=duplicate)  # fmt: skip
+            games += 1
+            points = tuple(1.0 if place < max(seat_places) else (0.5 if min(seat_places) == max(seat_places) else 0.0)
+                           for place in seat_places)  # fmt: skip
+            results.append(BoardResult(entrants=board.entrants, points=points, first=board.entrants[0]))
+            for seat, entrant in enumerate(board.entrants):
+                holdings.append(Holding(deal=f"{round_number}", hand=(seat + rotation) % 2, holder=entrant,
+                                        place=seat_places[seat], cards_left=cards[seat]))  # fmt: skip
+        history.append(results)
+    totals: dict[str, Fraction] | None = duplicate_totals(holdings, strengths) if duplicate else None
+    ranked = standings(ratings, history, scoring=Scoring(), duplicate=totals, by_duplicate=duplicate)
+    by_points = standings(ratings, history, scoring=Scoring(), duplicate=totals)
+    return _order(ranked), _order(by_points), games
+
+
+def _order(lines: Sequence[object]) -> list[str]:
+    return [line.entrant for line in lines]  # type: ignore[attr-defined]
+
+
+def spearman(order: Sequence[str], strengths: Mapping[str, float]) -> float:
+    """Spearman's rho between the final order (best first) and the strengths (strongest first)."""
+    true_rank = {entrant: rank for rank, entrant in enumerate(sorted(strengths, key=lambda one: -strengths[one]))}
+    count = len(order)
+    squares = sum((rank - true_rank[entrant]) ** 2 for rank, entrant in enumerate(order))
+    return 1 - 6 * squares / (count * (count * count - 1))
+
+
+def _measure(events: int, players: int, *, swiss: bool, weakest: float) -> tuple[dict[str, list[float]], int]:
+    """The rank correlations of ``events`` events of each kind: plain, duplicate by the total, duplicate by
+    points (the total breaking ties); and the games played. Strengths spread evenly from ``weakest`` to 1."""
+    strengths = {f"e{index + 1}": weakest + (1 - weakest) * index / (players - 1) for index in range(players)}
+    found: dict[str, list[float]] = {"plain": [], "duplicate": [], "duplicate_tiebreak": []}
+    games = 0
+    for number in range(events):
+        plain_order, _, plain_games = _event(number, False, strengths, swiss=swiss)
+        duplicate_order, points_order, duplicate_games = _event(number, True, strengths, swiss=swiss)
+        found["plain"].append(spearman(plain_order, strengths))
+        found["duplicate"].append(spearman(duplicate_order, strengths))
+        found["duplicate_tiebreak"].append(spearman(points_order, strengths))
+        games += plain_games + duplicate_games
+    return found, games
+
+
+def _stderr(values: list[float]) -> float:
+    return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+
+
+def main() -> None:
+    args = parse_args(__doc__.splitlines()[0])
+    events = QUICK_EVENTS if args.quick else EVENTS
+    started = time.perf_counter()
+    figures: dict[str, float | int] = {}
+    rows = []
+    games = 0
+    for prefix, players, swiss, weakest in FIELDS:
+        label = (f"Swiss, {players} bots, {ROUNDS} rounds" if swiss else f"round robin, {players} bots") + (
+            f", strengths {weakest:g} to 1")
+        found, played = _measure(events, players, swiss=swiss, weakest=weakest)
+        games += played
+        for kind, values in found.items():
+            figures[f"{prefix}{kind}_rank_correlation"] = round(statistics.mean(values), 4)
+            figures[f"{prefix}{kind}_rank_correlation_stderr"] = round(_stderr(values), 4)
+            rows.append([label, KINDS[kind], figures[f"{prefix}{kind}_rank_correlation"],
+                         figures[f"{prefix}{kind}_rank_correlation_stderr"]])  # fmt: skip
+    figures["events"] = events
+    figures["games"] = games
+    print(f"{events} events of each kind and format, {games} games in {time.perf_counter() - started:.0f} s")
+    print_table(["event", "scoring", "rank correlation with strength", "standard error"], rows)
+    if args.json:
+        write_report(args.json, figures)
+
+
+if __name__ == "__main__":
+    main()
