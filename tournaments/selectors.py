@@ -550,6 +550,15 @@ class DealLine:
     salt: str = ""  # with the deck, once the round is closed
     deck: str = ""
 
+    @property
+    def game(self) -> int:
+        """The game of each match the deal is played in (the id is round.game.players)."""
+        return int(self.deal.split(".")[1])
+
+    @property
+    def players(self) -> int:
+        return int(self.deal.split(".")[2])
+
 
 def round_deals(*, tournament: Tournament, round_: Round) -> list[DealLine]:
     """A duplicate round's deals, each with how every holder of each hand did (best first). A round being

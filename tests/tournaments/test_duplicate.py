@@ -272,7 +272,7 @@ def test_the_round_page_shows_how_every_holder_of_each_hand_did() -> None:
     url = reverse("tournaments:round", args=[event.pk, 1])
     finish_game(games[0])
     page = client.get(url).content.decode()
-    assert "Deal 1.1.2" in page and "Cards left" not in page  # the round is being played: commitments only
+    assert "(deal 1.1.2)" in page and "Cards left" not in page  # the round is being played: commitments only
     finish_game(games[1])
     page = client.get(url).content.decode()
     assert "Hand 1" in page and "Hand 2" in page and page.count('<tr><td><a href="') == 4
