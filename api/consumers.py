@@ -14,6 +14,7 @@ from typing import Any
 from api import services
 from durak_site.db import database_call
 from games.consumers import GameConsumer
+from games.engine import played_deal
 from games.models import Game
 
 CLOSE_UNAUTHORIZED = 4401
@@ -49,10 +50,12 @@ class BotGameConsumer(GameConsumer):
 
     def _public_history(self, seq: int) -> dict[str, Any]:
         record = Game.objects.values_list("record", flat=True).get(pk=self.game_id)
+        # The deal being played and its moves: a redeal (RULES.md, redeal_five_same_suit) starts them afresh.
+        redeals = len(record.get("redeals", []))
         actions = [
             {key: value for key, value in raw.items() if key not in ("timer", "autopilot")}
-            for raw in record.get("actions", [])[:seq]
+            for raw in record.get("actions", [])[redeals:seq]
         ]
-        stock = record.get("stock") or []
+        stock = played_deal(record).get("stock") or []
         # The last card of the stock was dealt face up: public from the start.
         return {"actions": actions, "face_up": stock[-1] if stock else None}

@@ -8,7 +8,7 @@ import io
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from games.engine import EngineError, load_record, play
+from games.engine import EngineError, load_record
 from games.engine.cards import card_name
 from games.engine.records import EXIT_MALFORMED
 
@@ -32,7 +32,7 @@ def analyse(data: object) -> dict[str, Any]:
     steps: list[dict[str, Any]] = [{"index": None, "seat": None, "action": None, "state": _state_json(state)}]
     for index, (seat, action) in enumerate(record.actions):
         try:
-            play(state, seat, action)
+            state = record.play_on(state, index)
         except EngineError as error:
             return {"ok": False, "index": index, "error": f"{action}: {error}", "finished": False,
                     "result": None, "steps": steps, "exit_status": 1}

@@ -38,7 +38,7 @@ EXTRA_KEYS = ("id", "finished", "result", "seats")
 # epaulette series): a line's extra key must never be one of them.
 RECORD_KEYS = frozenset({
     "rules", "players", "hands", "stock", "trump", "first_attacker", "teams", "stake", "hidden", "hidden_trump",
-    "actions", "commitment", "salt", "deck", "surrendered", "decision", "series",
+    "actions", "commitment", "salt", "deck", "surrendered", "decision", "series", "redeals",
 })  # fmt: skip
 CHUNK = 200  # games read a query at a time
 _MONTH = re.compile(r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})")

@@ -24,6 +24,12 @@ def rank_letters() -> dict[str, str]:
     }  # fmt: skip
 
 
+def suit_name(suit: str) -> str:
+    """A suit ("S") in words in the active language: "spades", "пики"."""
+    names = {"S": _("spades"), "C": _("clubs"), "D": _("diamonds"), "H": _("hearts")}
+    return names.get(suit, suit)
+
+
 def card_text(name: str) -> str:
     """A card as the table writes it, in the active language: "10♠", "Q♥" ("Д♥" in Russian)."""
     rank = name[:-1]
@@ -71,6 +77,11 @@ def _sentence(who: str, action: dict[str, Any], names: Sequence[str] = ()) -> st
         return _("%(who)s passes") % {"who": who}
     if kind == "surrender":
         return _("%(who)s surrenders") % {"who": who}
+    if kind == "redeal":
+        suit = str(action.get("suit"))
+        return _("%(who)s has five or more %(suit)s and asks for a redeal") % {
+            "who": who, "suit": f"{SUIT_SYMBOLS.get(suit, suit)} {suit_name(suit)}",
+        }  # fmt: skip
     if kind == "flag":
         return _("%(who)s has run out of time") % {"who": who}
     return str(kind)
@@ -96,7 +107,7 @@ def _key(language: str, who: str, entry: dict[str, Any], names: Sequence[str]) -
     whom = names[target] if isinstance(target, int) and 0 <= target < len(names) else target
     return (
         language, who, action.get("type"), tuple(action.get("cards", ())), action.get("attack"), action.get("card"),
-        whom, bool(entry.get("timer")), bool(entry.get("autopilot")),
+        whom, action.get("suit"), bool(entry.get("timer")), bool(entry.get("autopilot")),
     )  # fmt: skip
 
 

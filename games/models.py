@@ -134,8 +134,9 @@ class Game(models.Model):
     # The seat that gave up or whose clock fell, if one did: the record's last action is then his surrender.
     surrendered = models.PositiveSmallIntegerField(null=True, blank=True)
     # Deals voided by redeal_five_same_suit, oldest first: {"seat", "suit", "seed", "salt", "commitment"}
-    # (games.services.game_redeal). Each bumped `seq` without an action, so the record holds
-    # `seq - len(redeals)` actions (a director's decision bumps it once more, at the end).
+    # (games.services.game_redeal), kept so that their decks are revealed and checked once the game is over.
+    # Each is a `redeal` action of the record, which holds the deals that replaced them in its `redeals`;
+    # the record holds `seq` actions (a director's decision bumps `seq` once more, at the end).
     redeals = models.JSONField(default=list, blank=True)
     # Bumped by every change of the game's seats while it is played: once a game has started its seats hold
     # the same people and bots, and only their open sockets' count changes (games.services.seat_connected).

@@ -19,7 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games.engine import EngineError, IllegalAction, MalformedRecord, load_record, play, verify_commitment
+from games.engine import EngineError, IllegalAction, MalformedRecord, load_record, verify_commitment
 from games.engine.cards import card_name, names
 from games.engine.deal import deal, deck_text
 from games.engine.rules import Rules
@@ -89,9 +89,9 @@ def replay_steps(data: object, names_of_seats: Sequence[str] | None = None, lang
     lines = log_lines(entries, seat_words, language)
     state = record.initial_state()
     steps: list[dict[str, Any]] = [{"n": 0, "seat": None, "action": None, "line": None, "position": position_json(state)}]
-    for index, (seat, action) in enumerate(record.actions):
+    for index, (seat, _action) in enumerate(record.actions):
         try:
-            play(state, seat, action)
+            state = record.play_on(state, index)
         except IllegalAction as error:
             with translation.override(language):
                 problem = illegal_in_words(index, str(error), entries[index]["action"], seat_words)
@@ -224,11 +224,14 @@ def not_json_in_words(error: ValueError) -> str:
 # --- the shuffle's check ----------------------------------------------------------------------------
 
 
-def shuffle_check(*, commitment: str, salt: str, deck: str, record: dict[str, Any] | None = None) -> dict[str, Any]:
+def shuffle_check(
+    *, commitment: str, salt: str, deck: str, record: dict[str, Any] | None = None, number: int | None = None
+) -> dict[str, Any]:
     """Whether the revealed deck (and salt) give the published commitment, and, given the record, whether that
-    deck is the one whose hands and stock were played. ``deck`` is the order as text, first dealt first."""
+    deck is the one whose hands and stock were played: the record's deal `number` (0 its own, 1 the first of its
+    `redeals`...; None the deal played, the last). ``deck`` is the order as text, first dealt first."""
     matches = bool(deck) and bool(salt) and verify_commitment(commitment, salt, deck)
-    dealt_as_played = _deck_gives_record(deck, record) if record is not None and deck else None
+    dealt_as_played = _deck_gives_record(deck, record, number) if record is not None and deck else None
     return {
         "commitment": commitment, "salt": salt, "deck": deck.split(), "matches": matches,
         "computed": hashlib.sha256(f"{salt}:{deck}".encode()).hexdigest(),
@@ -236,29 +239,35 @@ def shuffle_check(*, commitment: str, salt: str, deck: str, record: dict[str, An
     }  # fmt: skip
 
 
-def _deck_gives_record(deck: str, record: dict[str, Any]) -> bool:
+def _deck_gives_record(deck: str, record: dict[str, Any], number: int | None) -> bool:
     """The revealed order dealt again (six each, one at a time round the table; the rest the stock) gives the
-    record's hands and stock: the deck revealed is the deck played."""
+    hands and stock of the record's deal `number`: the deck revealed is the deck played."""
     players = int(record.get("players", 0))
     order = deck.split()
     dealt = players * 6
     try:
         rules = Rules.from_dict(record.get("rules", {}))
-    except (EngineError, ValueError, TypeError):
+        deals = [record, *record.get("redeals", [])]
+        played = deals[-1 if number is None else number]
+    except (EngineError, ValueError, TypeError, IndexError):
         return False
     hands = [sorted(order[seat:dealt:players]) for seat in range(players)]
     if rules.hidden_cards:
         stock = order[dealt + players : -1]
     else:
         stock = order[dealt:]
-    return hands == [sorted(hand) for hand in record.get("hands", [])] and stock == list(record.get("stock", []))
+    return hands == [sorted(hand) for hand in played.get("hands", [])] and stock == list(played.get("stock", []))
 
 
-def voided_deal_checks(rules: dict[str, Any], players: int, redeals: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each deal a redeal voided, revealed now, with its own commitment's check."""
+def voided_deal_checks(
+    rules: dict[str, Any], players: int, redeals: Sequence[dict[str, Any]], record: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """Each deal a redeal voided, revealed now, with its own commitment's check and, given the record, whether
+    it is the record's deal of that number (the record keeps every deal, the voided ones first)."""
     parsed = Rules.from_dict(rules)
     checks = []
-    for voided in redeals:
+    for number, voided in enumerate(redeals):
         order = deck_text(deal(parsed, players, seed=voided["seed"], salt=voided["salt"]).order)
-        checks.append(shuffle_check(commitment=voided["commitment"], salt=voided["salt"], deck=order))
+        checks.append(shuffle_check(commitment=voided["commitment"], salt=voided["salt"], deck=order, record=record,
+                                    number=number))  # fmt: skip
     return checks

@@ -28,7 +28,7 @@ from games.engine import Rules, State, deal, public_view, redeal_allowed, seat_v
 from games.engine.deal import deck_text
 from games.logtext import log_lines
 from games.models import Game, GameStatus, Result, Seat, Table, TableStatus
-from games.snapshots import state_of
+from games.snapshots import deal_actions, state_of
 from games.turns import waiting_seats
 
 LOG_LINES = 50
@@ -223,7 +223,7 @@ def view_common(*, game: Game, seats: Sequence[Seat], state: State, result: Resu
         # Who asked for a redeal and for which suit (RULES.md, redeal_five_same_suit); the voided hands stay unseen.
         "redeals": [{"seat": voided["seat"], "suit": voided["suit"]} for voided in game.redeals],
         # Whether a redeal may still be asked (before the first move); view_for_seat says if this seat may.
-        "redeal_open": playing and bool(game.rules.get("redeal_five_same_suit")) and not game.record.get("actions"),
+        "redeal_open": playing and bool(game.rules.get("redeal_five_same_suit")) and not deal_actions(game),
     }
 
 

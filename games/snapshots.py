@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from games.cache import VersionedCache
-from games.engine import Record, State, action_from_json, load_record, play
+from games.engine import Record, State, action_from_json, load_record, play, played_deal
 
 if TYPE_CHECKING:
     from games.models import Game
 
 _CACHE_SIZE = 4096
+_DEAL_KEYS = ("hands", "stock", "trump", "hidden", "hidden_trump", "redeals")
 _cache: VersionedCache[tuple[int, str], State] = VersionedCache(_CACHE_SIZE)
 
 
@@ -30,22 +31,26 @@ def state_of(game: Game) -> State:
     cached = _cache.get(key)
     if cached is not None and cached[0] == game.seq:
         return cached[1]
-    # A redeal moved the version on without an action (games.services.game_redeal); it also changed the
-    # commitment, so a cached state is always of the current deal and `offset` is the same for it.
-    offset = len(game.redeals)
-    if cached is not None and cached[0] < game.seq <= len(actions) + offset:
-        start, state = cached[0] - offset, cached[1].copy()
+    # A redeal changed the commitment: a cached state is always of the deal being played, after its redeals.
+    if cached is not None and cached[0] < game.seq <= len(actions):
+        start, state = cached[0], cached[1].copy()
     else:
-        start, state = 0, dealt_state(game)
-    for raw in actions[start : game.seq - offset]:
+        start, state = len(game.record.get("redeals", [])), dealt_state(game)
+    for raw in actions[start : game.seq]:
         play(state, raw["seat"], action_from_json(raw))
     remember(game, state)
     return state
 
 
 def dealt_state(game: Game) -> State:
-    """The state of the game's current deal before any action."""
-    return load_record({**game.record, "actions": []}).initial_state()
+    """The state of the deal being played before its first move (after the redeals, if any)."""
+    rest = {key: value for key, value in game.record.items() if key not in _DEAL_KEYS}
+    return load_record({**rest, **played_deal(game.record), "actions": []}).initial_state()
+
+
+def deal_actions(game: Game) -> list[dict[str, Any]]:
+    """The record's actions on the deal being played: the log after its redeals."""
+    return game.record.get("actions", [])[len(game.record.get("redeals", [])) :]
 
 
 def remember(game: Game, state: State) -> None:

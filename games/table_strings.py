@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import BotLevel
 from games import selectors
-from games.logtext import rank_letters
+from games.logtext import rank_letters, suit_name
 
 
 def client_strings() -> dict[str, Any]:
@@ -163,7 +163,7 @@ def card_strings() -> dict[str, Any]:
             "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9", "10": "10",
             "J": _("jack"), "Q": _("queen"), "K": _("king"), "A": _("ace"),
         },  # fmt: skip
-        "suit_names": {"S": _("spades"), "C": _("clubs"), "D": _("diamonds"), "H": _("hearts")},
+        "suit_names": {suit: suit_name(suit) for suit in "SCDH"},
     }
 
 

@@ -199,7 +199,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         },  # fmt: skip
         "strings": replay_strings(),
         "check": check,
-        "voided": voided_deal_checks(game.rules, game.players, game.redeals) if game.redeals else [],
+        "voided": voided_deal_checks(game.rules, game.players, game.redeals, record) if game.redeals else [],
         "names": names,
         "analysis": analysis,
         "accuracy_rows": accuracy_rows(analysis, names),

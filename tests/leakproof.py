@@ -30,6 +30,7 @@ from typing import Any
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
 
+from games.engine import played_deal
 from games.engine.cards import card_name, names, parse_card
 from games.models import Game
 
@@ -162,10 +163,10 @@ def seen_by(game: Game, seat: int | None) -> set[int]:
 
     state = state_of(game)
     seen = set(_ids(state.hands[seat])) if seat is not None else set()
-    stock = game.record.get("stock") or []
+    stock = played_deal(game.record).get("stock") or []
     if stock:
         seen.add(parse_card(stock[-1]))
-    for raw in game.record.get("actions", [])[: game.seq - len(game.redeals)]:
+    for raw in game.record.get("actions", [])[len(game.redeals) : game.seq]:
         for field in ("cards",):
             seen.update(parse_card(card) for card in raw.get(field, []))
         for field in ("card", "attack"):
@@ -192,7 +193,7 @@ def _dealt(record: Mapping[str, Any]) -> list[str]:
 
 def hidden_from(game: Game, seat: int | None) -> set[str]:
     """The names of the cards in the deal that the reader has not seen."""
-    dealt = _dealt(game.record)
+    dealt = _dealt(played_deal(game.record))
     seen = {card_name(card) for card in seen_by(game, seat)}
     return {card for card in dealt if card not in seen}
 

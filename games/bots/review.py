@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.actions import SURRENDER, Action
+from games.engine.actions import REDEAL, SURRENDER, Action
 from games.engine.errors import EngineError, IllegalAction
 from games.engine.play import play
 from games.engine.records import load_record
@@ -167,17 +167,18 @@ def analyse_record(
     reason = _not_covered(loaded.rules, players)
     if reason is not None:
         raise ValueError(f"this game cannot be analysed: {reason}")
-    state = loaded.initial_state()
-    end = state.copy()
-    for index, (seat, action) in enumerate(loaded.actions):
+    end = loaded.initial_state()
+    for index, (_, action) in enumerate(loaded.actions):
         try:
-            play(end, seat, action)
+            end = loaded.play_on(end, index)
         except IllegalAction as error:
             raise ValueError(f"malformed record: action {index} ({action}): {error}") from None
     if not end.finished and not ended_early:
         raise ValueError(f"the game is not over after its {len(loaded.actions)} actions")
-    # A surrender ends the record but is no move of the game to judge (nor a fall of the flag, recorded as one).
-    moves = [(seat, action) for seat, action in loaded.actions if action.kind != SURRENDER]
+    # A surrender ends the record but is no move of the game to judge (nor a fall of the flag, recorded as one);
+    # the moves judged are those of the deal played, after its redeals.
+    state = loaded.initial_state(len(loaded.redeals))
+    moves = [(seat, action) for seat, action in loaded.actions if action.kind not in (SURRENDER, REDEAL)]
     total = decisions_to_analyse(record["actions"])
     tables = ProofTables()
     memory = GameMemory()
@@ -351,4 +352,4 @@ def _solve(state: State, seat: int, played: Action, legal: Sequence[Action], pos
 
 def decisions_to_analyse(actions: Sequence[Mapping[str, Any]]) -> int:
     """How many moves of a record are judged: the count the progress goes up to (a surrender is none)."""
-    return sum(1 for action in actions if action.get("type") != "surrender")
+    return sum(1 for action in actions if action.get("type") not in ("surrender", "redeal"))

@@ -13,13 +13,15 @@ check_fresh()
 from .acting import MAY, NEEDED, PROMPTED, WAITED, actors, movers, who_acts  # noqa: E402
 from .actions import Action, action_from_json  # noqa: E402
 from .deal import (  # noqa: E402
-    Deal, commitment, deal, first_attacker_for, redeal_allowed, redeal_suit, verify_commitment,
+    Deal, commitment, deal, first_attacker_for, redeal_allowed, redeal_refusal, redeal_suit, verify_commitment,
 )
 from .end import places, settlement  # noqa: E402
 from .errors import EngineError, IllegalAction, MalformedRecord  # noqa: E402
 from .legal import legal_actions  # noqa: E402
 from .play import apply, is_legal, play, play_trusted  # noqa: E402
-from .records import Record, Replay, load_record, replay_json, replay_record, replay_text  # noqa: E402
+from .records import (  # noqa: E402
+    Record, RecordDeal, Replay, load_record, played_deal, replay_json, replay_record, replay_text,
+)
 from .result import Epaulettes, GameResult  # noqa: E402
 from .rules import Rules, preset_rules  # noqa: E402
 from .series import Series, series_after_game, series_start  # noqa: E402
@@ -31,7 +33,7 @@ from .views import public_view, seat_view  # noqa: E402
 __all__ = [
     "MAY", "NEEDED", "PROMPTED", "WAITED", "Action", "Deal", "EngineError", "Epaulettes", "GameResult", "IllegalAction", "MalformedRecord", "Record", "Replay", "Rules", "State",
     "action_from_json", "actors", "apply", "commitment", "deal", "first_attacker_for", "is_legal",
-    "legal_actions", "load_record", "movers", "new_game", "places", "play", "play_trusted", "preset_rules", "public_view",
+    "legal_actions", "load_record", "movers", "played_deal", "RecordDeal", "redeal_refusal", "new_game", "places", "play", "play_trusted", "preset_rules", "public_view",
     "redeal_allowed", "redeal_suit", "replay_json", "replay_record", "replay_text", "seat_view", "Series", "series_after_game",
     "series_start", "settlement", "throwers",
     "verify_commitment", "who_acts",

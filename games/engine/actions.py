@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .cards import card_name, cards_in, lowest_card, parse_card
+from .cards import SUITS, card_name, cards_in, lowest_card, parse_card, parse_suit
 from .errors import MalformedRecord
 
 ATTACK: Final = 0
@@ -24,9 +24,13 @@ DUEL: Final = 11
 # A player gives up, at any moment and whoever is to move: he (his team) loses as a durak would. Never listed by
 # ``legal_actions``, which are the moves of the game itself.
 SURRENDER: Final = 12
+# RULES.md, redeal_five_same_suit: before the first move a hand with five or more cards of one suit asks for a new
+# deal (``target`` is that suit). It replaces the deal, so only a record, which holds the next deal, plays it
+# (``records.Record.play_on``); ``play`` refuses it and ``legal_actions`` never lists it.
+REDEAL: Final = 13
 KIND_NAMES = (
     "attack", "cover", "throw", "transfer", "show_trump", "take", "pass", "accuse", "announce", "challenge", "give",
-    "duel", "surrender",
+    "duel", "surrender", "redeal",
 )
 KIND_BY_NAME = {name: kind for kind, name in enumerate(KIND_NAMES)}
 _MULTI_CARD = (ATTACK, THROW, TRANSFER)
@@ -75,6 +79,8 @@ class Action:
             data["card"] = card_name(self.card)
         elif kind == CHALLENGE:
             data["target"] = self.target
+        elif kind == REDEAL:
+            data["suit"] = SUITS[self.target]
         return data
 
     def __str__(self) -> str:
@@ -87,6 +93,8 @@ class Action:
             return f"{KIND_NAMES[kind]} {card_name(self.card)}"
         if kind == CHALLENGE:
             return f"challenge seat {self.target}"
+        if kind == REDEAL:
+            return f"redeal for five of {SUITS[self.target]}"
         return KIND_NAMES[kind]
 
 
@@ -124,6 +132,10 @@ def duel(card: int) -> Action:
 
 def challenge(seat: int) -> Action:
     return Action(CHALLENGE, 0, seat)
+
+
+def redeal(suit: int) -> Action:
+    return Action(REDEAL, 0, suit)
 
 
 TAKE_ACTION = Action(TAKE)
@@ -174,6 +186,10 @@ def action_from_json(data: object) -> Action:
             if isinstance(target, bool) or not isinstance(target, int) or target < 0:
                 raise MalformedRecord("challenge needs 'target', the seat asked")
             return Action(CHALLENGE, 0, target)
+        if kind == REDEAL:
+            if not isinstance(data.get("suit"), str):
+                raise MalformedRecord("redeal needs 'suit', the suit the hand holds five of")
+            return Action(REDEAL, 0, parse_suit(data["suit"]))
     except ValueError as error:
         raise MalformedRecord(str(error)) from None
     return Action(kind)

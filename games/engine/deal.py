@@ -158,6 +158,18 @@ def redeal_suit(rules: Rules, hand: int) -> int | None:
     return None
 
 
+def redeal_refusal(rules: Rules, hand: int, suit: int, moved: bool) -> str | None:
+    """Why a hand may not ask for a redeal for five of `suit` (RULES.md, redeal_five_same_suit), or None if it
+    may; `moved`: a move of the deal has been played."""
+    if not rules.redeal_five_same_suit:
+        return "this table does not play redeal_five_same_suit"
+    if moved:
+        return "a redeal may be asked only before the first move"
+    if not 0 <= suit < len(SUIT_MASK) or (hand & SUIT_MASK[suit]).bit_count() < 5:
+        return "a redeal needs five or more cards of one suit in your hand"
+    return None
+
+
 def redeal_allowed(rules: Rules, hand: int) -> bool:
     """RULES.md, redeal_five_same_suit: a hand with 5 or more cards of one suit may ask for a redeal."""
     return redeal_suit(rules, hand) is not None

@@ -10,7 +10,7 @@ pass, transfer, show a trump, accuse); Aktobe's own moves are in ``aktobe``, the
 from __future__ import annotations
 
 from .actions import (
-    ACCUSE, ANNOUNCE, ATTACK, CHALLENGE, COVER, DUEL, GIVE, KIND_NAMES, PASS, SHOW_TRUMP, SURRENDER, TAKE, THROW,
+    ACCUSE, ANNOUNCE, ATTACK, CHALLENGE, COVER, DUEL, GIVE, KIND_NAMES, PASS, REDEAL, SHOW_TRUMP, SURRENDER, TAKE, THROW,
     TRANSFER, Action,
 )
 from .aktobe import barred_leads, epaulette_cards, lowest_trump, must_cover_with, one_card_due, special_play
@@ -51,6 +51,8 @@ def play(state: State, seat: int, action: Action) -> None:
     if action.kind == SURRENDER:
         surrender(state, seat)
         return
+    if action.kind == REDEAL:
+        raise IllegalAction("a redeal replaces the deal: only a record, which holds the next deal, plays it")
     if state.special:
         # "One card!" forgotten: he acts down to one card, keeps it, and has not said so (everyone saw it).
         due = state.one_card and action.kind != ANNOUNCE and one_card_due(state, seat)

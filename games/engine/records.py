@@ -7,8 +7,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import CHALLENGE, Action, action_from_json
+from .actions import CHALLENGE, REDEAL, Action, action_from_json
 from .cards import LOWEST_RANK, card_name, deck_mask, names, parse_card, parse_suit
+from .deal import redeal_refusal
 from .errors import EngineError, IllegalAction, MalformedRecord
 from .play import play
 from .rules import AKTOBE, Rules
@@ -20,8 +21,34 @@ EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
 
 
 @dataclass
+class RecordDeal:
+    """A deal that replaced the one before it (a ``redeal`` action): the fields of the record's own deal."""
+
+    hands: list[int]
+    stock: list[int]
+    trump: int | None = None
+    hidden: list[int] | None = None
+    hidden_trump: int = -1
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"hands": [names(hand) for hand in self.hands],
+                                "stock": [card_name(card) for card in self.stock]}  # fmt: skip
+        if not self.stock and self.trump is not None and self.trump >= 0 and self.hidden_trump < 0:
+            data["trump"] = "SCDH"[self.trump]
+        if self.hidden is not None:
+            data["hidden"] = [card_name(card) if card >= 0 else None for card in self.hidden]
+        if self.hidden_trump >= 0:
+            data["hidden_trump"] = card_name(self.hidden_trump)
+        return data
+
+
+@dataclass
 class Record:
-    """A parsed record: the rule set, the deal and the action log, each checked for shape."""
+    """A parsed record: the rule set, the deal and the action log, each checked for shape.
+
+    A game redealt before its first move (RULES.md, redeal_five_same_suit) keeps its first deal in ``hands``
+    and ``stock`` and each deal that replaced it, in order, in ``redeals``; the log opens with one ``redeal``
+    action for each. An extension of DESIGN.md's record: a record without redeals is as it always was."""
 
     rules: Rules
     hands: list[int]
@@ -35,15 +62,35 @@ class Record:
     hidden: list[int] | None = None  # Aktobe: each seat's hidden card (-1: none, or turned up already)
     hidden_trump: int = -1           # Aktobe: the card under the face-up trump card
     series: Series | None = None     # the epaulette ladder's state before this game
+    redeals: list[RecordDeal] = field(default_factory=list)
 
-    def initial_state(self) -> State:
-        series = self.series
+    def deals(self) -> list[RecordDeal]:
+        """Every deal of the game in order: the first, then those that replaced it."""
+        first = RecordDeal(self.hands, self.stock, self.trump, self.hidden, self.hidden_trump)
+        return [first, *self.redeals]
+
+    def initial_state(self, deal: int = 0) -> State:
+        """The state before the first move of deal number `deal` (0: the record's own)."""
+        series, dealt = self.series, self.deals()[deal]
         return new_game(
-            self.rules, self.hands, self.stock, trump=self.trump, first_attacker=self.first_attacker,
-            teams=self.teams, stake=self.stake, hidden=self.hidden, hidden_trump=self.hidden_trump,
+            self.rules, dealt.hands, dealt.stock, trump=dealt.trump, first_attacker=self.first_attacker,
+            teams=self.teams, stake=self.stake, hidden=dealt.hidden, hidden_trump=dealt.hidden_trump,
             epaulette_ranks=series.ranks() if series is not None else None,
             queen=series.queen if series is not None else -1,
         )
+
+    def play_on(self, state: State, index: int) -> State:
+        """The state after action `index` of the log, played on `state`, the state before it: a move is
+        played on `state` itself; a redeal, checked, gives the next deal's first state."""
+        seat, action = self.actions[index]
+        if action.kind != REDEAL:
+            play(state, seat, action)
+            return state
+        moved = any(earlier.kind != REDEAL for _, earlier in self.actions[:index])
+        refusal = redeal_refusal(self.rules, state.hands[seat], action.target, moved)
+        if refusal is not None:
+            raise IllegalAction(refusal)
+        return self.initial_state(index + 1)  # not moved: every action before this one was a redeal
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -66,6 +113,8 @@ class Record:
             data["teams"] = [list(team) for team in self.teams]
         if self.stake:
             data["stake"] = self.stake
+        if self.redeals:
+            data["redeals"] = [dealt.to_json() for dealt in self.redeals]
         data["actions"] = [{"seat": seat, **action.to_json()} for seat, action in self.actions]
         return data
 
@@ -122,14 +171,44 @@ def load_record(data: object) -> Record:
     if stake < 0:
         raise MalformedRecord("stake cannot be negative")
     actions = _actions(data.get("actions", []), players, deck)
+    redeals = _redeals(data.get("redeals", []), rules, players, deck)
+    asked = sum(1 for _, action in actions if action.kind == REDEAL)
+    if len(redeals) != asked:
+        raise MalformedRecord(f"redeals lists {len(redeals)} deals, but the actions ask for {asked} redeals")
     record = Record(
         rules=rules, hands=hands, stock=stock, trump=trump, first_attacker=first_attacker,
         teams=teams, stake=stake, actions=actions,
         rules_json=rules_json if isinstance(rules_json, dict) else {},
-        hidden=hidden, hidden_trump=hidden_trump, series=series,
+        hidden=hidden, hidden_trump=hidden_trump, series=series, redeals=redeals,
     )
-    record.initial_state()  # checks the deal: a card twice, a seat without cards, no trump
+    for number in range(len(redeals) + 1):
+        record.initial_state(number)  # checks each deal: a card twice, a seat without cards, no trump
     return record
+
+
+def _redeals(raw: object, rules: Rules, players: int, deck: int) -> list[RecordDeal]:
+    """The deals that replaced the first, each with the fields of a record's own deal."""
+    if not isinstance(raw, list):
+        raise MalformedRecord("redeals must be a list of deals")
+    redeals = []
+    for index, dealt in enumerate(raw):
+        if not isinstance(dealt, dict):
+            raise MalformedRecord(f"redeal {index}: a deal must be an object")
+        try:
+            hidden, hidden_trump = _hidden_cards(dealt, rules, players, deck)
+            redeals.append(RecordDeal(
+                hands=_hands(dealt.get("hands"), players, deck), stock=_cards(dealt.get("stock", []), "stock", deck),
+                trump=_trump(dealt.get("trump")), hidden=hidden, hidden_trump=hidden_trump,
+            ))  # fmt: skip
+        except MalformedRecord as error:
+            raise MalformedRecord(f"redeal {index}: {error}") from None
+    return redeals
+
+
+def played_deal(data: dict[str, Any]) -> dict[str, Any]:
+    """Of a record's JSON, the deal being played: the last of its ``redeals``, or the record's own deal."""
+    redeals = data.get("redeals")
+    return redeals[-1] if isinstance(redeals, list) and redeals else data
 
 
 def _hands(raw_hands: object, players: int, deck: int) -> list[int]:
@@ -211,7 +290,7 @@ def _seat_action(raw: object, players: int, deck: int) -> tuple[int, Action]:
     if action.kind == CHALLENGE:
         if action.target >= players:
             raise MalformedRecord(f"no such seat: {action.target}")
-    elif action.target >= 0 and not deck >> action.target & 1:
+    elif action.kind != REDEAL and action.target >= 0 and not deck >> action.target & 1:
         raise MalformedRecord(f"{card_name(action.target)} is not in this deck")
     return seat, action
 
@@ -257,9 +336,9 @@ class Replay:
 
 def replay_record(record: Record) -> Replay:
     state = record.initial_state()
-    for index, (seat, action) in enumerate(record.actions):
+    for index, (_, action) in enumerate(record.actions):
         try:
-            play(state, seat, action)
+            state = record.play_on(state, index)
         except IllegalAction as error:
             return Replay(ok=False, index=index, error=f"{action}: {error}", exit_status=EXIT_ILLEGAL)
     return Replay(ok=True, state=state)

@@ -8,7 +8,6 @@ timer of the version it finds.
 
 from __future__ import annotations
 
-import datetime
 import functools
 import logging
 import secrets
@@ -19,16 +18,19 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.botplay import AUTOPILOT_LEVEL, bot_action
-from games.engine import Action, EngineError, IllegalAction, MalformedRecord, Rules, action_from_json, play
+from games.engine import (
+    Action, EngineError, IllegalAction, MalformedRecord, RecordDeal, Rules, action_from_json, load_record, play,
+    redeal_refusal,
+)
+from games.engine.actions import redeal
 from games.engine.cards import SUITS
 from games.engine.deal import redeal_suit
 from games.models import Game, GameStatus
 from games.selectors import game_seats
-from games.services.changes import CLOCK_FIELDS, GameChange, _arm_timer, _clock_after_move, game_change
+from games.services.changes import CLOCK_FIELDS, GameChange, _arm_timer, game_change
 from games.services.errors import GameActionError
-from games.services.sql import _turn_seconds
 from games.services.tables import _new_deal
-from games.snapshots import dealt_state, state_of
+from games.snapshots import deal_actions, dealt_state, state_of
 from games.turns import default_action, optional_seats, waiting_seats
 
 logger = logging.getLogger(__name__)
@@ -152,7 +154,7 @@ def game_bot_move(*, game_id: int, seq: int) -> Game | None:
         else:
             continue
         action = bot_action(
-            state=state.copy(), seat=seat, level=level, log=game.record.get("actions", []),
+            state=state.copy(), seat=seat, level=level, log=deal_actions(game),
             rng=secrets.SystemRandom(), dealt=functools.partial(dealt_state, game),
         )  # fmt: skip
         return _apply_bot_action(game_id=game_id, seq=seq, seat=seat, action=action, by_autopilot=by_autopilot)
@@ -189,32 +191,35 @@ def game_surrender(*, game_id: int, user: User, seq: int | None = None) -> Game:
 
 def game_redeal(*, game_id: int, user: User, seq: int | None = None) -> Game:
     """RULES.md, redeal_five_same_suit: before the first move a player dealt five or more cards of one suit
-    asks for a redeal. The deal is voided and a new one shuffled under a new commitment; everyone is told
-    who asked and for which suit (the voided hand itself stays unseen), and the voided deal's seed, salt and
-    commitment are kept so that its deck is revealed and checkable with the game's once it is over. The
-    stakes stay paid and the version moves on, so a move sent for the voided deal is refused as stale."""
+    asks for a redeal, the engine's `redeal` action (`games.engine.records.Record.play_on` checks it). The
+    record keeps the voided deal and adds the new one to its `redeals`; the new deal has a commitment of its
+    own, and the voided deal's seed, salt and commitment stay in `Game.redeals`, so that its deck is revealed
+    and checkable with the game's once it is over. Everyone is told who asked and for which suit (the voided
+    hand itself stays unseen); the stakes stay paid, and a move sent for the voided deal is refused as stale."""
     with game_change(game_id, user=user, seq=seq) as change:
         game, seat = change.game, change.seat
         rules = Rules.from_dict(game.rules)
-        if not rules.redeal_five_same_suit:
-            raise GameActionError("illegal", "this table does not play redeal_five_same_suit")
-        if game.record.get("actions"):
-            raise GameActionError("illegal", "a redeal may be asked only before the first move")
-        suit = redeal_suit(rules, state_of(game).hands[seat])
-        if suit is None:
-            raise GameActionError("illegal", "a redeal needs five or more cards of one suit in your hand")
-        voided = {"seat": seat, "suit": SUITS[suit], "seed": game.seed, "salt": game.salt, "commitment": game.commitment}
-        seed, dealt, record = _new_deal(
-            rules, game.players, stake=game.stake, first_attacker=game.record.get("first_attacker")
-        )
+        before = state_of(game)
+        suit = redeal_suit(rules, before.hands[seat])
+        action = redeal(suit if suit is not None else 0)  # with no such suit the engine refuses it
+        refusal = redeal_refusal(rules, before.hands[seat], action.target, moved=bool(deal_actions(game)))
+        if refusal is not None:
+            raise GameActionError("illegal", refusal)
+        seed, dealt, _ = _new_deal(rules, game.players, stake=game.stake, first_attacker=game.record.get("first_attacker"))
+        fresh = RecordDeal(hands=dealt.hands, stock=dealt.stock, trump=dealt.trump, hidden=dealt.hidden,
+                           hidden_trump=dealt.hidden_trump)  # fmt: skip
+        actions = game.record.get("actions", [])
+        record = {**game.record, "redeals": [*game.record.get("redeals", []), fresh.to_json()]}
+        try:
+            after = load_record({**record, "actions": [*actions, {"seat": seat, **action.to_json()}]})
+            change.state = after.play_on(before.copy(), len(actions))
+        except (IllegalAction, MalformedRecord) as error:
+            raise GameActionError("illegal", str(error)) from None
+        voided = {"seat": seat, "suit": SUITS[action.target], "seed": game.seed, "salt": game.salt,
+                  "commitment": game.commitment}  # fmt: skip
         game.redeals = [*game.redeals, voided]
         game.record, game.seed, game.salt, game.commitment = record, seed, dealt.salt, dealt.commitment
-        game.seq += 1
-        now = timezone.now()
-        game.deadline = now + datetime.timedelta(seconds=_turn_seconds(game))
         game.timeouts = [0] * game.players
-        change.state = state_of(game)
-        if game.clock_ms:
-            _clock_after_move(game, mover=None, running=waiting_seats(change.state), now=now)
+        change.record(seat, action)
         change.fields = REDEAL_FIELDS
     return change.game

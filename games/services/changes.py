@@ -26,7 +26,7 @@ from games.botplay import AUTOPILOT_LEVEL
 from games.broadcast import send_game, send_lobby
 from games.clocks import Clocks, clocks_after_move, clocks_start
 from games.engine import Action, IllegalAction, State, play
-from games.engine.actions import SURRENDER, SURRENDER_ACTION
+from games.engine.actions import REDEAL, SURRENDER, SURRENDER_ACTION
 from games.models import ActionLog, BotPace, Game, GameStatus, Seat, Table, TableStatus
 from games.selectors import game_seats
 from games.services.errors import GameActionError
@@ -197,9 +197,9 @@ def _record_action(
         game.deadline = None
     else:
         game.deadline = now + datetime.timedelta(seconds=_turn_seconds(game))
-    if game.clock_ms:  # a surrender (or a fall) earns no increment
-        _clock_after_move(game, mover=None if action.kind == SURRENDER else seat, running=waiting_seats(state),
-                          now=now)  # fmt: skip
+    if game.clock_ms:  # a surrender (or a fall) and a redeal earn no increment
+        _clock_after_move(game, mover=None if action.kind in (SURRENDER, REDEAL) else seat,
+                          running=waiting_seats(state), now=now)  # fmt: skip
     return logged
 
 
@@ -231,6 +231,7 @@ def _save_game(
         _write_game(game, logged)
     else:
         game.save(update_fields=fields)
+        ActionLog.objects.bulk_create(logged)
     remember(game, state)
     if game.status == GameStatus.FINISHED:
         Table.objects.filter(pk=game.table_id).update(status=TableStatus.FINISHED)

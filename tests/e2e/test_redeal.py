@@ -101,6 +101,10 @@ def test_a_player_asks_for_a_redeal_and_both_pages_show_it(
         expect(page.locator("[data-part=redealt]")).to_contain_text(re.compile(r"Dealt again: redeal-anna( \(you\))? had five or more [♠♣♦♥]"))
         page.wait_for_function("window.durakTable.message.seq === 1")
         expect(page.locator(".hand .hand-card")).to_have_count(6)
+        # The log says it too: the record's redeal action, its first line.
+        expect(page.locator("[data-part=log] li").first).to_contain_text(
+            re.compile(r"redeal-anna( \(you\))? has five or more [♠♣♦♥] \w+ and asks for a redeal")
+        )
     fresh = _in_thread(lambda: Game.objects.get(pk=game.pk))
     assert fresh.seq == 1 and fresh.commitment != game.commitment and len(fresh.redeals) == 1
     # Daphne dealt the new hands from `secrets`, so either may again hold five of a suit (one deal in 70 or so;

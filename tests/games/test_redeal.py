@@ -4,18 +4,25 @@ under a new commitment, the voided deck revealed and checkable once the game is 
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from collections.abc import Iterator
 
 import pytest
 from channels.db import database_sync_to_async
+from django.apps import apps as django_apps
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
 
 from accounts.ledger import STARTING_GRANT, ledger_balance
 from games import services, snapshots
-from games.engine import Rules, deal, redeal_suit, verify_commitment
+from games.engine import Rules, deal, redeal_suit, replay_json, verify_commitment
 from games.engine.cards import SUITS, names
-from games.models import Game, GameStatus
-from games.selectors import game_view_for
+from games.logtext import suit_name
+from games.models import ActionLog, Game, GameStatus
+from games.replays import shuffle_check, voided_deal_checks
+from games.selectors import game_log_lines, game_record_json, game_view_for
 from games.services import GameActionError, tables
 from games.snapshots import state_of
 from tests.games.factories import latest_game, person, table
@@ -160,3 +167,62 @@ async def test_a_redeal_over_the_socket_reaches_both_players(dealt_seeds: list[s
         assert [one["seat"] for one in view["redeals"]] == [0] and view["can_redeal"] is False
     for socket in sockets:
         await socket.disconnect()
+
+
+@pytest.mark.django_db
+def test_a_redeal_is_the_records_action_and_old_games_get_it(dealt_seeds: list[str]) -> None:
+    """The redeal is an engine action (issue 40): the record keeps the voided deal, lists the new one in its
+    `redeals` and opens its log with the `redeal`; the version is the log's length, the log says it in both
+    languages, and the finished game's record replays to its result. Migration 0010 gives a game redealt
+    before it (the voided deal only in Game.redeals, the version bumped alone) the same record and log."""
+    game, (anna, _) = _start()
+    first = state_of(game)
+    suit = SUITS[redeal_suit(first.rules, first.hands[0])]  # type: ignore[index]
+    services.game_redeal(game_id=game.pk, user=anna, seq=0)
+    game.refresh_from_db()
+    assert game.record["actions"] == [{"seat": 0, "type": "redeal", "suit": suit}]
+    assert game.record["hands"] == [names(hand) for hand in first.hands]
+    assert game.record["redeals"][0]["hands"] == [names(hand) for hand in state_of(game).hands]
+    assert game.seq == len(game.record["actions"]) == ActionLog.objects.filter(game=game).count() == 1
+    [line] = game_log_lines(game=game, language="ru")
+    with translation.override("ru"):
+        suit_words = suit_name(suit)
+    assert "просит пересдать" in line["text"] and suit_words in line["text"]
+    assert "asks for a redeal" in game_log_lines(game=game, language="en")[0]["text"]
+
+    game = _play_out(game)
+    services.game_finalise(game_id=game.pk)
+    game.refresh_from_db()
+    assert game.seq == len(game.record["actions"]) == ActionLog.objects.filter(game=game).count()
+    record = game_record_json(game=game)
+    replayed = replay_json(record)
+    assert replayed.ok and replayed.state is not None and replayed.state.result == state_of(game).result
+    # The voided deal's deck, revealed once the game is over, is the record's first deal, and the game's own
+    # deck its last: the replay page's checks say both, and catch a deck that is not the deal it claims.
+    voided_deck = game_view_for(game=game, user=anna)["result"]["voided_deals"][0]["deck"].split()
+    assert sorted(voided_deck[0:12:2]) == sorted(record["hands"][0])
+    check = shuffle_check(commitment=game.commitment, salt=game.salt, deck=game.revealed_deck, record=record)
+    [voided] = voided_deal_checks(game.rules, game.players, game.redeals, record)
+    assert check["ok"] and check["dealt_as_played"] and voided["ok"] and voided["dealt_as_played"]
+    swapped = {**record, "hands": record["redeals"][0]["hands"], "redeals": [{**record["redeals"][0], "hands": record["hands"]}]}
+    assert not shuffle_check(commitment=game.commitment, salt=game.salt, deck=game.revealed_deck, record=swapped)["ok"]
+    assert not voided_deal_checks(game.rules, game.players, game.redeals, swapped)[0]["ok"]
+    page = Client().get(reverse("games:game-replay", args=[game.pk]))
+    assert page.status_code == 200 and b"check-bad" not in page.content and b"voided-verdict" in page.content
+
+    # As a game redealt before the migration was stored: its last deal only, the version one ahead of its log.
+    stored = {key: value for key, value in game.record.items() if key not in ("hands", "stock", "redeals")}
+    old = {**stored, **game.record["redeals"][0], "actions": game.record["actions"][1:]}
+    Game.objects.filter(pk=game.pk).update(record=old)
+    ActionLog.objects.filter(game=game, seq=0).delete()
+    migration = importlib.import_module("games.migrations.0010_redeal_action")
+    migration.add_redeal_actions(django_apps, None)
+    migration.add_redeal_actions(django_apps, None)  # twice changes nothing more
+    migrated = Game.objects.get(pk=game.pk)
+    assert migrated.record == game.record
+    assert ActionLog.objects.filter(game=game).count() == migrated.seq
+    assert list(ActionLog.objects.filter(game=game, seq=0).values_list("seat", "action")) == [
+        (0, {"type": "redeal", "suit": suit})
+    ]
+    migration.remove_redeal_actions(django_apps, None)
+    assert Game.objects.get(pk=game.pk).record == old
