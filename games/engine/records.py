@@ -94,17 +94,9 @@ class Record:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "rules": self.rules_json or _rules_json(self.rules),
-            "players": len(self.hands),
-            "hands": [names(hand) for hand in self.hands],
-            "stock": [card_name(card) for card in self.stock],
-        }
-        if not self.stock and self.trump is not None and self.trump >= 0 and self.hidden_trump < 0:
-            data["trump"] = "SCDH"[self.trump]
-        if self.hidden is not None:
-            data["hidden"] = [card_name(card) if card >= 0 else None for card in self.hidden]
-        if self.hidden_trump >= 0:
-            data["hidden_trump"] = card_name(self.hidden_trump)
+            "rules": self.rules_json or _rules_json(self.rules), "players": len(self.hands),
+            **self.deals()[0].to_json(),
+        }  # fmt: skip
         if self.series is not None:
             data["series"] = self.series.to_json()
         if self.first_attacker is not None:
