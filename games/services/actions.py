@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import random
 import secrets
 from typing import Any
 
@@ -155,10 +156,15 @@ def game_bot_move(*, game_id: int, seq: int) -> Game | None:
             continue
         action = bot_action(
             state=state.copy(), seat=seat, level=level, log=deal_actions(game),
-            rng=secrets.SystemRandom(), dealt=functools.partial(dealt_state, game),
+            rng=bot_rng(), dealt=functools.partial(dealt_state, game),
         )  # fmt: skip
         return _apply_bot_action(game_id=game_id, seq=seq, seat=seat, action=action, by_autopilot=by_autopilot)
     return None
+
+
+def bot_rng() -> random.Random:
+    """The bots' random draws (from `secrets`; tests replace it to play a game they need again)."""
+    return secrets.SystemRandom()
 
 
 def _apply_bot_action(*, game_id: int, seq: int, seat: int, action: Action, by_autopilot: bool) -> Game | None:

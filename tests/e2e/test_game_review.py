@@ -7,12 +7,15 @@ step the replay from there."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
+from unittest import mock
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games.models import Game
+from games.services import actions, tables
 from review.models import AnalysisStatus, GameAnalysis
 from tests.e2e.table_states import (
     DESKTOP, PHONE, PODKIDNOY, bot_moves, fresh, kind, game_against_bot, log_in, move, person, quiet_test_process,
@@ -25,6 +28,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 __all__ = ["browser", "quiet_test_process"]  # fixtures used below
 
 PLAYER_MOVES = 14  # the player's moves made through the services before the page gives the game up
+# The deal and the easy bot's draws are fixed: on a random deal about one game in twelve gives nothing away that
+# the analysis marks (measured over 12 deals, each analysed with 3 seeds); this one gives marks under every seed.
+DEAL_SEED, BOT_SEED = "review-3", 3
 
 
 def _throwing_it_away(actions: list[Any]) -> Any:
@@ -38,13 +44,17 @@ def _throwing_it_away(actions: list[Any]) -> Any:
 
 def _a_game_thrown_away(name: str, language: str) -> tuple[Any, Game]:
     """A heads-up podkidnoy game against the easy bot where the player took every attack and led his highest
-    cards: decisions the analysis marks. It is still being played."""
+    cards: decisions the analysis marks (on a fixed deal, the bot's draws fixed). It is still being played."""
     player = person(name, language=language)
-    game = bot_moves(game_against_bot(player, rules=PODKIDNOY, first_attacker=1))
-    for _ in range(PLAYER_MOVES):
-        if fresh(game).status != "playing":
-            break
-        game = move(game, player, _throwing_it_away)
+    with (
+        mock.patch.object(tables, "shuffle_seed", lambda: DEAL_SEED),
+        mock.patch.object(actions, "bot_rng", lambda: random.Random(BOT_SEED)),  # each move draws from the seed
+    ):
+        game = bot_moves(game_against_bot(player, rules=PODKIDNOY, first_attacker=1))
+        for _ in range(PLAYER_MOVES):
+            if fresh(game).status != "playing":
+                break
+            game = move(game, player, _throwing_it_away)
     assert fresh(game).status == "playing", "the game ended before the page could give it up"
     return player, game
 
