@@ -40,6 +40,8 @@ def _dealing(event: Tournament) -> dict[str, Any]:
     for match_game in MatchGame.objects.filter(pairing__tournament=event).select_related("game", "pairing__round"):
         game = match_game.game
         players = game.players
+        entrants = {seat.position: seat.entrant for seat in match_game.pairing.seats.select_related("entrant")}
+        seeds = [(-entrants[position].rating, entrants[position].number) for position in match_game.seats]
         base = deal(rules, players, seed=game.seed, salt="base")
         found["deals"][match_game.deal].append({
             "seed": game.seed, "rotation": match_game.rotation, "game_rotation": game.rotation,
@@ -47,6 +49,7 @@ def _dealing(event: Tournament) -> dict[str, Any]:
             "base_hands": base.hands, "first_attacker": match_game.first_attacker, "players": players,
             "round_seed": found["rounds"][match_game.pairing.round.number][match_game.deal]["seed"],
             "deck_held": game.deck_held, "revealed": game.revealed_deck,
+            "board": match_game.pairing.board, "top_seat": seeds.index(min(seeds)),
         })  # fmt: skip
     return found
 
@@ -60,9 +63,13 @@ def _check_dealing(found: dict[str, Any], sides: int) -> None:
         assert len({board["seed"] for board in boards}) == 1
         assert boards[0]["seed"] == boards[0]["round_seed"]
         assert len({tuple(board["stock"]) for board in boards}) == 1
-        rotations = {board["rotation"] for board in boards}
-        # Each hand was held at every seat: heads-up both sides, at a table every rotation.
-        assert rotations == set(range(sides)), (identifier, rotations)
+        # Going down the boards, each board's top seed (by seeding rating, then number) holds hand 0, 1, ...,
+        # k-1 in turn, so that each hand is held by top seeds and by the others alike.
+        boards.sort(key=lambda board: board["board"])
+        top_hands = [(board["top_seat"] + board["rotation"]) % sides for board in boards]
+        assert top_hands == [index % sides for index in range(len(boards))], (identifier, top_hands)
+        others = {(seat + board["rotation"]) % sides for board in boards for seat in range(sides) if seat != board["top_seat"]}
+        assert set(top_hands) == others == set(range(sides))
         lead_hands = set()
         for board in boards:
             players, rotation = board["players"], board["rotation"]
@@ -204,7 +211,14 @@ def test_a_finished_board_shows_nothing_of_its_deck_while_another_board_plays() 
     players = bots(4)
     event = _running_duplicate(players)
     done, playing = [match_game.game for match_game in MatchGame.objects.filter(pairing__tournament=event).order_by("pairing__board")]
-    assert done.seed == playing.seed and done.rotation != playing.rotation
+    assert done.seed == playing.seed
+    # The two boards' top seeds (the higher seeding ratings) hold the two hands of the deal.
+    tops = []
+    for game in (done, playing):
+        match_game = game.match_game
+        seeds = [(-seat.entrant.rating, seat.entrant.number) for seat in match_game.pairing.seats.order_by("position")]
+        tops.append((seeds.index(min(seeds)) + game.rotation) % 2)
+    assert tops == [0, 1]
     finish_game(done)
     done.refresh_from_db()
     assert done.status == GameStatus.FINISHED and done.deck_held and done.revealed_deck == ""

@@ -4,8 +4,12 @@ scored against the others who held the same hand, as duplicate bridge's matchpoi
 A *deal* is one shuffle of a round (for a match of several games, one per game number; at tables of mixed
 sizes, one per size). Its *hands* are numbered by the seat that holds them at rotation 0: at a board with
 rotation r, seat s holds hand ``(s + r) % k`` (games.engine.deal.rotated_order builds that board's deck).
-Heads-up, half the boards play the deal with the seats swapped; at tables of k the boards cycle through the
-k rotations, so that every hand is held by players of every side or seat.
+
+The rotation follows the seeds, not the board's position (``seeded_rotation``): going down a deal's boards,
+each board's top seed holds hand 0, 1, ..., k-1 in turn, so that every hand is held by higher and lower seeds
+alike, whichever seat the pairing gave them (docs/experiments.md). Heads-up, half the boards play the deal
+with the seats swapped over an event, not in each round: a Dutch first round, whose seats already alternate
+(C.04.3 E.5), swaps none.
 
 The first attack follows the deal: the hand that leads is fixed for the deal, and each board seats its lead
 at the seat holding that hand (``lead_seat``), so that it is the hand, not the board, that attacks first.
@@ -33,12 +37,22 @@ ALONE = Fraction(1, 2)
 DUPLICATE_TOTAL = "duplicate"
 
 
-def board_rotations(boards: int, size: int) -> list[int]:
-    """The rotation of each of ``boards`` boards of one deal at tables of ``size`` (2: heads-up), in board
-    order: 0, 1, ..., size-1, 0, 1, ... Heads-up every second board swaps the seats."""
+def seeded_rotation(board: int, top_seat: int, size: int) -> int:
+    """The rotation of a deal's ``board``-th board (0 the first of the round's boards at tables of ``size``;
+    2: heads-up) whose top seed sits at ``top_seat``: the one at which he holds hand ``board % size``."""
     if size < 2:
         raise PairingInputError(f"a deal needs at least two seats, not {size}")
-    return [board % size for board in range(boards)]
+    if not 0 <= top_seat < size:
+        raise PairingInputError(f"seat {top_seat} is not at a table of {size}")
+    return (board % size - top_seat) % size
+
+
+def top_seat(seeds: Sequence[int]) -> int:
+    """The seat of a board's top seed: ``seeds`` holds, seat by seat, each player's place in the initial order
+    (1 the best: pairing numbers, from the seeding ratings)."""
+    if not seeds:
+        raise PairingInputError("a board needs its seats' seeds")
+    return min(range(len(seeds)), key=seeds.__getitem__)
 
 
 def hand_at(seat: int, rotation: int, size: int) -> int:

@@ -21,7 +21,7 @@ from games import services as game_services
 from games.engine import Rules, deal
 from games.models import Game, GameStatus
 from games.snapshots import state_of
-from tournaments.models import MatchGame, Pairing, Round, Seating, Tournament
+from tournaments.models import Entrant, MatchGame, Pairing, Round, Seating, Tournament
 from tournaments.pairing import duplicate as pure
 from tournaments.selectors import duplicate_holdings
 from tournaments.scoring import first_attacker_seat
@@ -61,10 +61,12 @@ def round_draw_deals(*, tournament: Tournament, round_: Round) -> None:
     round_.save(update_fields=["deals"])
 
 
-def board_deal(*, tournament: Tournament, pairing: Pairing, number: int, players: int) -> BoardDeal:
-    """Game ``number`` of ``pairing`` with ``players`` seated: its deal (drawn now if the round has none of
-    that size, e.g. a table a forfeit left shorter), its rotation (the board's place among the round's boards
-    of that size, cycling through the rotations) and the seat holding the hand that leads."""
+def board_deal(*, tournament: Tournament, pairing: Pairing, number: int, entrants: Sequence[Entrant]) -> BoardDeal:
+    """Game ``number`` of ``pairing`` with ``entrants`` seated (seat by seat): its deal (drawn now if the round
+    has none of that size, e.g. a table a forfeit left shorter), its rotation (the board's top seed, by seeding
+    rating then entrant number, holds the hand of the board's place among the round's boards of that size,
+    pure.seeded_rotation) and the seat holding the hand that leads."""
+    players = len(entrants)
     round_ = Round.objects.select_for_update().get(pk=pairing.round_id)
     identifier = pure.deal_id(round_.number, number, players)
     if identifier not in round_.deals:
@@ -75,7 +77,9 @@ def board_deal(*, tournament: Tournament, pairing: Pairing, number: int, players
         if len(board.seats.all()) == players
     ]  # fmt: skip
     index = same_size.index(pairing.pk) if pairing.pk in same_size else pairing.board - 1
-    rotation = pure.board_rotations(index + 1, players)[index]
+    keys = [(-entrant.rating, entrant.number) for entrant in entrants]
+    order = sorted(keys)
+    rotation = pure.seeded_rotation(index, pure.top_seat([order.index(key) + 1 for key in keys]), players)
     lead_hand = first_attacker_seat(number, players)
     return BoardDeal(
         deal=identifier, seed=round_.deals[identifier]["seed"], rotation=rotation,

@@ -274,7 +274,8 @@ def _start_next_game(tournament: Tournament, pairing: Pairing, seats: Sequence[P
             players[index] = game_services.bot_account_for(SUBSTITUTE_LEVEL, seated=seated)
     round_number = pairing.round.number
     dealt = (
-        board_deal(tournament=tournament, pairing=pairing, number=number, players=len(players))
+        board_deal(tournament=tournament, pairing=pairing, number=number,
+                   entrants=[by_position[position].entrant for position, _ in seating])
         if tournament.duplicate else None
     )  # fmt: skip
     first_attacker = dealt.first_attacker if dealt is not None else first_attacker_seat(number, len(players))

@@ -14,23 +14,49 @@ from games.engine.rules import preset_rules
 from games.engine.deal import rotated_order
 from tournaments.pairing import PairingInputError
 from tournaments.pairing.duplicate import (
-    ALONE, Holding, board_rotations, deal_id, duplicate_totals, hand_at, lead_seat, matchpoints, places_of,
-    seat_of_hand,
+    ALONE, Holding, deal_id, duplicate_totals, hand_at, lead_seat, matchpoints, places_of, seat_of_hand,
+    seeded_rotation, top_seat,
 )
 
 
-def test_heads_up_boards_swap_every_second_board() -> None:
-    assert board_rotations(8, 2) == [0, 1, 0, 1, 0, 1, 0, 1]
+def _top_seed_hands(top_seats: list[int], size: int) -> list[int]:
+    return [hand_at(top, seeded_rotation(board, top, size), size) for board, top in enumerate(top_seats)]
 
 
-def test_tables_cycle_through_every_rotation() -> None:
-    assert board_rotations(7, 3) == [0, 1, 2, 0, 1, 2, 0]
-    assert sorted(set(board_rotations(6, 6))) == list(range(6))
+def test_heads_up_the_top_seed_holds_each_hand_on_every_other_board() -> None:
+    # The Swiss seats the higher seed first on every other board (C.04.3 E.5): by board position alone he
+    # would hold the same hand at every board; by seed he holds hand 0, 1, 0, 1 going down the boards.
+    alternating = [0, 1, 0, 1, 0, 1, 0, 1]
+    assert _top_seed_hands(alternating, 2) == [0, 1, 0, 1, 0, 1, 0, 1]
+    assert [seeded_rotation(board, top, 2) for board, top in enumerate(alternating)] == [0] * 8
+    assert _top_seed_hands([0] * 8, 2) == [0, 1, 0, 1, 0, 1, 0, 1]
+    assert [seeded_rotation(board, 0, 2) for board in range(8)] == [0, 1, 0, 1, 0, 1, 0, 1]
+
+
+def test_the_lower_seed_holds_the_other_hand() -> None:
+    for board, top in enumerate([1, 0, 0, 1, 1, 0]):
+        rotation = seeded_rotation(board, top, 2)
+        assert hand_at(1 - top, rotation, 2) == 1 - board % 2
+
+
+@pytest.mark.parametrize("size", [3, 4, 6])
+def test_at_tables_the_top_seed_cycles_through_the_hands(size: int) -> None:
+    top_seats = [(board * 5 + 1) % size for board in range(2 * size + 1)]
+    assert _top_seed_hands(top_seats, size) == [board % size for board in range(2 * size + 1)]
 
 
 def test_one_seat_is_no_deal() -> None:
     with pytest.raises(PairingInputError):
-        board_rotations(3, 1)
+        seeded_rotation(0, 0, 1)
+    with pytest.raises(PairingInputError):
+        seeded_rotation(0, 2, 2)
+
+
+def test_the_top_seat_is_the_best_seed() -> None:
+    assert top_seat([7, 3]) == 1
+    assert top_seat([2, 9, 5]) == 0
+    with pytest.raises(PairingInputError):
+        top_seat([])
 
 
 @pytest.mark.parametrize("size", [2, 3, 4, 6])
