@@ -450,7 +450,8 @@ def _duplicate_export(
 
     Each game of a closed round: its number, deal id, the entrant and the hand of the deal at each seat (seat
     s holds hand (s + rotation) % players), each seat's place (0 the best) and cards left at the end, and its
-    duplicate score, so that the scores can be recomputed from the file alone. A round being played shows
+    duplicate score, so that the scores can be recomputed from the file alone (a replayed board's deal is one
+    of its own, "1.1.2/57", not among the round's deals: held by nobody else). A round being played shows
     only its deals' commitments."""
     held = duplicate_holdings(tournament=tournament)
     scores = duplicate.matchpoints([holding for _, _, holding in held])

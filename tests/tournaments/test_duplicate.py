@@ -327,3 +327,43 @@ def test_the_create_form_makes_a_duplicate_tournament_and_refuses_it_in_teams() 
     response = client.post(reverse("tournaments:create"), _form(name="Team cards", seating="teams", duplicate="on"))
     assert response.status_code == 400 and not Tournament.objects.filter(name="Team cards").exists()
     assert "not in teams" in response.content.decode()
+
+
+def test_a_replayed_board_is_a_deal_of_its_own_and_its_stopped_game_is_revealed_with_the_round() -> None:
+    from games.engine import verify_commitment
+    from tournaments.services import results
+
+    event = _running_duplicate(bots(6))
+    boards = list(MatchGame.objects.filter(pairing__tournament=event).select_related("game", "pairing").order_by("pairing__board"))
+    stopped = boards[0].game
+    round_seed = stopped.seed
+    replay = results.match_game_decide(match_game=boards[0], decision=results.REPLAY, by=event.director,
+                                       reason="The server fell over", seen_version=boards[0].pairing.version)  # fmt: skip
+    fresh = replay.game
+    # A fresh deck, not the round's (its players have seen part of it), shown when it ends like any game's.
+    assert fresh.seed != round_seed and fresh.rotation == 0 and not fresh.deck_held
+    assert replay.deal == f"1.1.2/{fresh.pk}" and replay.rotation == 0
+    assert replay.first_attacker == 0
+    # The stopped game held the round's deck, which the other boards still play: it stays held.
+    stopped.refresh_from_db()
+    assert stopped.status == GameStatus.FINISHED and stopped.deck_held and stopped.revealed_deck == ""
+    finish_game(fresh)
+    stopped.refresh_from_db()
+    assert stopped.deck_held
+    for match_game in boards[1:]:
+        finish_game(match_game.game)
+    assert Round.objects.get(tournament=event, number=1).status == RoundStatus.CLOSED
+    # The round is over: the stopped game's deck is shown too, and checks against its commitment.
+    stopped.refresh_from_db()
+    assert not stopped.deck_held and stopped.revealed_deck
+    assert verify_commitment(stopped.commitment, stopped.salt, stopped.revealed_deck)
+    # The replay is compared with nobody: each of its hands scores the middle; the other two boards of the
+    # round's deal are compared with each other; the export recomputes.
+    exported = selectors.tournament_export(tournament=Tournament.objects.get(pk=event.pk))
+    games = {game["deal"]: game for pairing in exported["rounds"][0]["pairings"] for game in pairing.get("games", [])}
+    assert set(games) == {"1.1.2", f"1.1.2/{fresh.pk}"}
+    assert games[f"1.1.2/{fresh.pk}"]["duplicate"] == [0.5, 0.5]
+    assert list(exported["rounds"][0]["deals"]) == ["1.1.2"]
+    _check_scores(exported)
+    deal_lines = selectors.round_deals(tournament=event, round_=Round.objects.get(tournament=event, number=1))
+    assert [len(holders) for _, holders in deal_lines[0].hands] == [2, 2]

@@ -75,6 +75,12 @@ def deal_id(round_number: int, game_number: int, size: int) -> str:
     return f"{round_number}.{game_number}.{size}"
 
 
+def replay_deal_id(deal: str, game: int) -> str:
+    """The deal of a board replayed on a fresh shuffle (game ``game``, replacing a board of ``deal``): one of
+    its own, held by nobody else, so that each of its hands scores ALONE ("1.1.2/57")."""
+    return f"{deal.split('/', 1)[0]}/{game}"
+
+
 @dataclass(frozen=True, slots=True)
 class Holding:
     """One game of a duplicate deal from one seat: the deal, the hand held, who held it, and how he finished

@@ -97,12 +97,16 @@ def game_finish(game: Game, places: Sequence[Sequence[int]]) -> dict[str, list[i
 
 
 def round_reveal(*, tournament: Tournament, round_: Round) -> int:
-    """The round is over: every deck its boards held back is revealed (and, when the tournament analyses its
-    games, their analyses queued now that their records are open). Returns how many games were held."""
+    """The round is over: every deck its boards held back is revealed, a replayed board's stopped game's too
+    (and, when the tournament analyses its games, their analyses queued now that their records are open; a
+    stopped game is not analysed). Returns how many games were held."""
     ids = list(
         MatchGame.objects.filter(pairing__round=round_, game__deck_held=True).values_list("game_id", flat=True)
     )
-    revealed = game_services.games_reveal(game_ids=ids)
+    # A game a director ordered replayed is no longer its match's game, but it held the round's deck too.
+    seeds = [value["seed"] for value in round_.deals.values()]
+    replaced = list(Game.objects.filter(deck_held=True, seed__in=seeds).exclude(pk__in=ids).values_list("pk", flat=True))
+    revealed = game_services.games_reveal(game_ids=ids + replaced)
     if tournament.analyse_games and ids:
         from review.services import analysis_request_automatic  # review imports tournaments
 

@@ -31,6 +31,7 @@ from games.models import Result as GameResult
 from tournaments.models import (
     AuditAction, Entrant, MatchGame, MatchGameStatus, Pairing, PairingEntrant, Seating, Tournament,
 )
+from tournaments.pairing import duplicate
 from tournaments.scoring import first_attacker_seat, points_by_place
 from tournaments.services._common import _audit, _changed, _locked, _require_director, _require_reason, _scoring, _subject
 from tournaments.services.direction import _check_version, pairing_forfeit, pairing_set_result
@@ -215,7 +216,14 @@ def _game_decided(
 
 def _replay(tournament: Tournament, match_game: MatchGame) -> MatchGame:
     """Deal the game again with the same players in the same seats (a fresh deal, a new commitment); the
-    match's game is the new one from now on."""
+    match's game is the new one from now on.
+
+    In a duplicate round the replay is dealt a fresh deck too, not the round's: its players have seen their
+    hands and part of the others', so the round's cards again would not be the contest the other boards
+    played. It becomes a deal of its own (pure.replay_deal_id), compared with nobody, so that each of its hands
+    scores the middle (pure.ALONE), as duplicate bridge gives a board that could not be played an average.
+    The stopped game held the round's deck: it stays held until the round ends (round_reveal finds it by
+    the round's deals)."""
     old = match_game.game
     players = [
         seat.user for seat in Seat.objects.filter(table_id=old.table_id, number__lt=old.players)
@@ -224,11 +232,15 @@ def _replay(tournament: Tournament, match_game: MatchGame) -> MatchGame:
     if any(player is None for player in players):
         raise ValidationError(_("A seat of this game is empty: it cannot be dealt again."))
     table = old.table
+    first_attacker = first_attacker_seat(match_game.number, len(players))
     new_game = game_services.game_start_reserved(
         owner=tournament.director, rules=Rules.from_dict(old.rules),
         players=[player for player in players if player is not None], rated=table.rated,
         turn_seconds=table.turn_seconds, clock_base=table.clock_base, clock_increment=table.clock_increment,
-        name=table.name, first_attacker=first_attacker_seat(match_game.number, len(players)),
+        name=table.name, first_attacker=first_attacker,
     )  # fmt: skip
-    MatchGame.objects.filter(pk=match_game.pk).update(game=new_game)
+    changed: dict[str, object] = {"game": new_game, "first_attacker": first_attacker}
+    if match_game.deal:
+        changed |= {"deal": duplicate.replay_deal_id(match_game.deal, new_game.pk), "rotation": 0}
+    MatchGame.objects.filter(pk=match_game.pk).update(**changed)
     return MatchGame.objects.select_related("game").get(pk=match_game.pk)
