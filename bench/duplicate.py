@@ -1,16 +1,19 @@
 """Benchmark of duplicate rounds (issue 37): how much less the final standings depend on the deal.
 
-Many heads-up Swiss events of bots of known strength are played with the engine (no database): a bot of
-strength s plays the heuristic bot's move with probability s and a random legal move otherwise, the field's
-strengths spread evenly from 0 to 1 (or 0.5 to 1: a close field). Each event is played twice from the same seed, with the same pairing
-program (tournaments.pairing.pair_swiss) and rules (podkidnoy, 36 cards):
+Many heads-up events of bots of known strength are played with the engine (no database): a bot of strength s
+plays the heuristic bot's move with probability s and a random legal move otherwise, the field's strengths
+spread evenly from 0 to 1 (or 0.5 to 1: a close field) and dealt to the entrants' names at random, event by
+event (every rating is 1500, so the names give the pairing numbers and break the last ties: names in strength
+order would rank by strength for free). Each event is played twice, with the same field, pairing program
+(tournaments.pairing.pair_swiss, or a round robin) and rules (podkidnoy, 36 cards):
 
 - plain: every board is dealt a shuffle of its own, the lowest trump leads, and the standings rank by points
   then the Swiss tie-breaks, as a tournament does today;
-- duplicate: every board of a round is dealt the round's shuffle, every second board with the seats swapped,
-  the hand that leads (the lowest trump of the deal) leading at every board, and the standings rank by the
-  duplicate total (matchpoints against the other holders of the same hand; tournaments.pairing.duplicate),
-  points breaking its ties.
+- duplicate: every board of a round is dealt the round's shuffle, each board's top seed holding hand 0, 1,
+  0, 1 going down the boards (pairing.duplicate.seeded_rotation, as the service deals), the hand that leads
+  (the lowest trump of the deal) leading at every board, and the standings rank by the duplicate total
+  (matchpoints against the other holders of the same hand; tournaments.pairing.duplicate), points breaking
+  its ties.
 
 Figures (Spearman's rank correlation between the final standings and the bots' true strengths, the mean over
 the events, 1 = the standings are the strength order):
@@ -23,20 +26,24 @@ the events, 1 = the standings are the strength order):
 - ``close_swiss_*``, ``close_round_robin_*``: the same with a close field (strengths from 0.5 to 1), where the
   deal decides more of each game;
 - ``events``, ``games``: how many events of each kind and format, and games in all; ``*_stderr``: the
-  standard error of each mean (plain and duplicate events are dealt apart, so a difference's standard error
-  is the root of the sum of their squares).
+  standard error of each mean (plain and duplicate events share their field but are dealt apart; a
+  difference's standard error is taken as the root of the sum of the two squares, as if independent).
 
-Usage: ``python bench/duplicate.py [--quick] [--json PATH]``. Seeded: the same run plays the same games.
+Usage: ``python bench/duplicate.py [--quick] [--json PATH] [--events N] [--workers N] [--field NAME ...]``
+(a field: swiss, round_robin, close_swiss, close_round_robin). Seeded: event n plays the same games whatever
+the workers; docs/experiments.md has the runs and what they say.
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from pathlib import Path
 
@@ -51,7 +58,8 @@ from games.engine.actions import Action
 from games.engine import deal, first_attacker_for, places
 from games.engine.rules import preset_rules
 from tournaments.pairing import BoardResult, Scoring, entrants_after, pair_swiss, round_robin, standings
-from tournaments.pairing.duplicate import Holding, board_rotations, duplicate_totals, lead_seat, places_of
+from tournaments.pairing.duplicate import Holding, duplicate_totals, lead_seat, places_of, seeded_rotation, top_seat
+from tournaments.pairing.swiss import pairing_numbers
 
 PLAYERS = 16
 ROUNDS = 5
@@ -110,10 +118,12 @@ def _event(
     holdings: list[Holding] = []
     games = 0
     cycle = round_robin(list(strengths))
+    seeds = pairing_numbers(ratings)
     for round_number in range(1, (ROUNDS if swiss else len(cycle)) + 1):
         boards = pair_swiss(entrants_after(ratings, history)) if swiss else cycle[round_number - 1]
         played = [board for board in boards if not board.bye]
-        rotations = board_rotations(len(played), 2)
+        rotations = [seeded_rotation(index, top_seat([seeds[entrant] for entrant in board.entrants]), 2)
+                     for index, board in enumerate(played)]  # fmt: skip
         round_seed = f"event {number} round {round_number}"
         results = [BoardResult(entrants=board.entrants, points=(1.0,), bye=True) for board in boards if board.bye]
         for index, board in enumerate(played):
@@ -147,20 +157,41 @@ def spearman(order: Sequence[str], strengths: Mapping[str, float]) -> float:
     return 1 - 6 * squares / (count * (count * count - 1))
 
 
-def _measure(events: int, players: int, *, swiss: bool, weakest: float) -> tuple[dict[str, list[float]], int]:
+def _strengths(number: int, players: int, weakest: float) -> dict[str, float]:
+    """Event ``number``'s field: strengths spread evenly from ``weakest`` to 1, dealt to the names at random
+    (seeded by the event), so that neither a name's order nor its pairing number says how strong it is."""
+    values = [weakest + (1 - weakest) * index / (players - 1) for index in range(players)]
+    random.Random(f"field {number}").shuffle(values)
+    return {f"e{index + 1}": value for index, value in enumerate(values)}
+
+
+def _pair_of_events(task: tuple[int, int, bool, float]) -> tuple[dict[str, float], int]:
+    """Event ``number`` played plain and duplicate: the rank correlation of each kind, and the games played."""
+    number, players, swiss, weakest = task
+    strengths = _strengths(number, players, weakest)
+    plain_order, _, plain_games = _event(number, False, strengths, swiss=swiss)
+    duplicate_order, points_order, duplicate_games = _event(number, True, strengths, swiss=swiss)
+    found = {
+        "plain": spearman(plain_order, strengths),
+        "duplicate": spearman(duplicate_order, strengths),
+        "duplicate_tiebreak": spearman(points_order, strengths),
+    }
+    return found, plain_games + duplicate_games
+
+
+def _measure(
+    events: int, players: int, *, swiss: bool, weakest: float, workers: int
+) -> tuple[dict[str, list[float]], int]:
     """The rank correlations of ``events`` events of each kind: plain, duplicate by the total, duplicate by
-    points (the total breaking ties); and the games played. Strengths spread evenly from ``weakest`` to 1."""
-    strengths = {f"e{index + 1}": weakest + (1 - weakest) * index / (players - 1) for index in range(players)}
-    found: dict[str, list[float]] = {"plain": [], "duplicate": [], "duplicate_tiebreak": []}
-    games = 0
-    for number in range(events):
-        plain_order, _, plain_games = _event(number, False, strengths, swiss=swiss)
-        duplicate_order, points_order, duplicate_games = _event(number, True, strengths, swiss=swiss)
-        found["plain"].append(spearman(plain_order, strengths))
-        found["duplicate"].append(spearman(duplicate_order, strengths))
-        found["duplicate_tiebreak"].append(spearman(points_order, strengths))
-        games += plain_games + duplicate_games
-    return found, games
+    points (the total breaking ties); and the games played, on ``workers`` processes."""
+    tasks = [(number, players, swiss, weakest) for number in range(events)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            done = list(pool.map(_pair_of_events, tasks))
+    else:
+        done = [_pair_of_events(task) for task in tasks]
+    found: dict[str, list[float]] = {kind: [values[kind] for values, _ in done] for kind in KINDS}
+    return found, sum(games for _, games in done)
 
 
 def _stderr(values: list[float]) -> float:
@@ -168,16 +199,24 @@ def _stderr(values: list[float]) -> float:
 
 
 def main() -> None:
-    args = parse_args(__doc__.splitlines()[0])
-    events = QUICK_EVENTS if args.quick else EVENTS
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument("--events", type=int, default=None, help=f"events of each kind and field ({EVENTS})")
+    options.add_argument("--workers", type=int, default=1, help="processes that play the events (1)")
+    options.add_argument("--field", action="append", choices=[prefix.rstrip("_") or "swiss" for prefix, *_ in FIELDS],
+                         help="play only this field (repeatable; all by default)")
+    own, rest = options.parse_known_args()
+    args = parse_args(__doc__.splitlines()[0], rest)
+    events = own.events or (QUICK_EVENTS if args.quick else EVENTS)
     started = time.perf_counter()
     figures: dict[str, float | int] = {}
     rows = []
     games = 0
     for prefix, players, swiss, weakest in FIELDS:
+        if own.field and (prefix.rstrip("_") or "swiss") not in own.field:
+            continue
         label = (f"Swiss, {players} bots, {ROUNDS} rounds" if swiss else f"round robin, {players} bots") + (
             f", strengths {weakest:g} to 1")
-        found, played = _measure(events, players, swiss=swiss, weakest=weakest)
+        found, played = _measure(events, players, swiss=swiss, weakest=weakest, workers=own.workers)
         games += played
         for kind, values in found.items():
             figures[f"{prefix}{kind}_rank_correlation"] = round(statistics.mean(values), 4)
