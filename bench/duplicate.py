@@ -25,6 +25,9 @@ the events, 1 = the standings are the strength order):
   same field, so that a hand's holders are compared across opponents of every strength;
 - ``close_swiss_*``, ``close_round_robin_*``: the same with a close field (strengths from 0.5 to 1), where the
   deal decides more of each game;
+- ``strong_swiss_*``: the Swiss with strengths from 0.8 to 1, where few moves are random;
+- ``deal_share_<s>``: how much the deal decides between two bots of strength s (``_deal_share``): a deal can
+  only take out of the standings the luck that is the deal's;
 - ``events``, ``games``: how many events of each kind and format, and games in all; ``*_stderr``: the
   standard error of each mean (plain and duplicate events share their field but are dealt apart; a
   difference's standard error is taken as the root of the sum of the two squares, as if independent).
@@ -58,7 +61,9 @@ from games.engine.actions import Action
 from games.engine import deal, first_attacker_for, places
 from games.engine.rules import preset_rules
 from tournaments.pairing import BoardResult, Scoring, entrants_after, pair_swiss, round_robin, standings
-from tournaments.pairing.duplicate import Holding, duplicate_totals, lead_seat, places_of, seeded_rotation, top_seat
+from tournaments.pairing.duplicate import (
+    Holding, duplicate_totals, lead_seat, places_of, seat_of_hand, seeded_rotation, top_seat,
+)
 from tournaments.pairing.swiss import pairing_numbers
 
 PLAYERS = 16
@@ -71,7 +76,12 @@ FIELDS = (
     ("round_robin_", ROUND_ROBIN_PLAYERS, False, 0.0),
     ("close_swiss_", PLAYERS, True, 0.5),
     ("close_round_robin_", ROUND_ROBIN_PLAYERS, False, 0.5),
+    ("strong_swiss_", PLAYERS, True, 0.8),
 )
+# The deal's share: two bots of one strength play each of DEAL_SHARE_DEALS deals DEAL_SHARE_PLAYS times.
+DEAL_SHARE_STRENGTHS = (0.5, 0.75, 0.9, 1.0)
+DEAL_SHARE_DEALS = 100
+DEAL_SHARE_PLAYS = 8
 EVENTS = 20
 QUICK_EVENTS = 2
 KINDS = {
@@ -194,6 +204,31 @@ def _measure(
     return found, sum(games for _, games in done)
 
 
+def _deal_share(strength: float, deals: int, plays: int) -> float:
+    """The share of a game's outcome that the deal decides, between two bots of ``strength``: each of ``deals``
+    deals is played ``plays`` times (the bots swapping hands), scoring the hand that leads 1, 1/2 or 0; the
+    variance of the deals' true means (one-way random effects: the spread of the deals' means less what the
+    within-deal variance puts into it) over that plus the within-deal variance."""
+    bot = _player(strength)
+    rng = random.Random(f"deal share {strength}")
+    means, within = [], []
+    for number in range(deals):
+        seed = f"deal share {number}"
+        base = deal(RULES, 2, seed=seed, salt="bench")
+        leader = first_attacker_for(RULES, base.hands, base.trump)
+        scores = []
+        for play in range(plays):
+            rotation = play % 2
+            seat_places, _ = _play(seed, rotation, [bot, bot], rng, duplicate=True)
+            mine, theirs = seat_places[seat_of_hand(leader, rotation, 2)], seat_places[seat_of_hand(1 - leader, rotation, 2)]
+            scores.append(1.0 if mine < theirs else 0.5 if mine == theirs else 0.0)
+        means.append(statistics.mean(scores))
+        within.append(statistics.variance(scores))
+    within_variance = statistics.mean(within)
+    between = max(0.0, statistics.variance(means) - within_variance / plays)
+    return between / (between + within_variance) if between + within_variance else 0.0
+
+
 def _stderr(values: list[float]) -> float:
     return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
 
@@ -202,7 +237,8 @@ def main() -> None:
     options = argparse.ArgumentParser(add_help=False)
     options.add_argument("--events", type=int, default=None, help=f"events of each kind and field ({EVENTS})")
     options.add_argument("--workers", type=int, default=1, help="processes that play the events (1)")
-    options.add_argument("--field", action="append", choices=[prefix.rstrip("_") or "swiss" for prefix, *_ in FIELDS],
+    options.add_argument("--field", action="append",
+                         choices=[prefix.rstrip("_") or "swiss" for prefix, *_ in FIELDS] + ["deal_share"],
                          help="play only this field (repeatable; all by default)")
     own, rest = options.parse_known_args()
     args = parse_args(__doc__.splitlines()[0], rest)
@@ -223,6 +259,13 @@ def main() -> None:
             figures[f"{prefix}{kind}_rank_correlation_stderr"] = round(_stderr(values), 4)
             rows.append([label, KINDS[kind], figures[f"{prefix}{kind}_rank_correlation"],
                          figures[f"{prefix}{kind}_rank_correlation_stderr"]])  # fmt: skip
+    if not own.field or "deal_share" in own.field:
+        deals = 2 if args.quick else DEAL_SHARE_DEALS
+        for strength in DEAL_SHARE_STRENGTHS:
+            figures[f"deal_share_{strength:g}"] = round(_deal_share(strength, deals, DEAL_SHARE_PLAYS), 4)
+            games += deals * DEAL_SHARE_PLAYS
+            rows.append([f"two bots of strength {strength:g}, {deals} deals x {DEAL_SHARE_PLAYS}",
+                         "the deal's share of a game's outcome", figures[f"deal_share_{strength:g}"], ""])  # fmt: skip
     figures["events"] = events
     figures["games"] = games
     print(f"{events} events of each kind and format, {games} games in {time.perf_counter() - started:.0f} s")
