@@ -32,7 +32,7 @@ the events, 1 = the standings are the strength order):
   standard error of each mean (plain and duplicate events share their field but are dealt apart; a
   difference's standard error is taken as the root of the sum of the two squares, as if independent).
 
-Usage: ``python bench/duplicate.py [--quick] [--json PATH] [--events N] [--workers N] [--field NAME ...]``
+Usage: ``python bench/duplicate.py [--quick] [--json PATH] [--events N] [--first N] [--workers N] [--field NAME ...]``
 (a field: swiss, round_robin, close_swiss, close_round_robin). Seeded: event n plays the same games whatever
 the workers; docs/experiments.md has the runs and what they say.
 """
@@ -190,11 +190,11 @@ def _pair_of_events(task: tuple[int, int, bool, float]) -> tuple[dict[str, float
 
 
 def _measure(
-    events: int, players: int, *, swiss: bool, weakest: float, workers: int
+    events: int, players: int, *, swiss: bool, weakest: float, workers: int, first: int = 0
 ) -> tuple[dict[str, list[float]], int]:
     """The rank correlations of ``events`` events of each kind: plain, duplicate by the total, duplicate by
     points (the total breaking ties); and the games played, on ``workers`` processes."""
-    tasks = [(number, players, swiss, weakest) for number in range(events)]
+    tasks = [(number, players, swiss, weakest) for number in range(first, first + events)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             done = list(pool.map(_pair_of_events, tasks))
@@ -237,6 +237,7 @@ def main() -> None:
     options = argparse.ArgumentParser(add_help=False)
     options.add_argument("--events", type=int, default=None, help=f"events of each kind and field ({EVENTS})")
     options.add_argument("--workers", type=int, default=1, help="processes that play the events (1)")
+    options.add_argument("--first", type=int, default=0, help="the first event's number (0), to extend a run")
     options.add_argument("--field", action="append",
                          choices=[prefix.rstrip("_") or "swiss" for prefix, *_ in FIELDS] + ["deal_share"],
                          help="play only this field (repeatable; all by default)")
@@ -252,7 +253,7 @@ def main() -> None:
             continue
         label = (f"Swiss, {players} bots, {ROUNDS} rounds" if swiss else f"round robin, {players} bots") + (
             f", strengths {weakest:g} to 1")
-        found, played = _measure(events, players, swiss=swiss, weakest=weakest, workers=own.workers)
+        found, played = _measure(events, players, swiss=swiss, weakest=weakest, workers=own.workers, first=own.first)
         games += played
         for kind, values in found.items():
             figures[f"{prefix}{kind}_rank_correlation"] = round(statistics.mean(values), 4)
