@@ -79,6 +79,7 @@ from networkx.algorithms.matching import (  # type: ignore[import-untyped, unuse
 from networkx.classes.graph import Graph  # type: ignore[import-untyped, unused-ignore]
 
 from tournaments.pairing.avoidances import Avoidances
+from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
 from tournaments.pairing.first_attack import Preference, allocate, conflict, preference
 from tournaments.pairing.model import Board, EntrantId, EntrantState, Float, PairingError, PairingInputError, Side
 
@@ -244,13 +245,16 @@ class _Round:
         """Who may take the bye: the eligible players of the lowest score at which the rest can still be
         paired (the bye's score is minimised before any bracket's quality)."""
         scores = sorted({self.players[v].units for v in self.bye_ok})
-        edges = [(a, b) for a in range(len(self.players)) for b in self.compat[a] if a < b]
-        for units in scores:
+        bye_node = len(self.players)
+        adjacency = [sorted(neighbours) for neighbours in self.compat] + [[]]
+        mate: list[int] | None = None
+        for units in scores:  # each score adds bye edges to the last matching, which stays valid
             allowed = {v for v in self.bye_ok if self.players[v].units <= units}
-            graph = Graph()
-            graph.add_edges_from(edges)
-            graph.add_edges_from((v, BYE) for v in allowed)
-            if 2 * len(max_weight_matching(graph, maxcardinality=True)) == len(self.players) + 1:
+            for v in allowed - set(adjacency[bye_node]):
+                adjacency[v].append(bye_node)
+                adjacency[bye_node].append(v)
+            mate = maximum_matching(adjacency, mate)
+            if FREE not in mate:
                 return allowed
         raise PairingError("no entrant can take the bye without a second bye or a rematch")
 
@@ -265,10 +269,8 @@ class _Round:
             free.remove(partner)
         else:
             return True
-        graph = Graph()
-        graph.add_nodes_from(players)
-        graph.add_edges_from((a, b) for a in players for b in self.compat[a] if a < b and b in set(players))
-        return 2 * len(max_weight_matching(graph, maxcardinality=True)) == len(players)
+        local = {v: index for index, v in enumerate(players)}
+        return is_perfect([[local[b] for b in self.compat[a] if b in local] for a in players])
 
     def compatible(self, a: int, b: int) -> bool:
         """C1 (no rematch; nor a requested avoidance while strict) and C3 (no two non-topscorers who need the
