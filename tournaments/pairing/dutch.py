@@ -293,6 +293,28 @@ class _Round:
         yielding = runs[0] if abs(pa.difference) < abs(pb.difference) else runs[1]
         return beyond, int(yielding is not None and pa.side is not None and yielding is pa.side.other)
 
+    def unmarked(self) -> bool:
+        """Whether nothing tells the players apart but their pairing numbers (a first round): one score, every
+        pair compatible and none to avoid, no side played, no float, no bye, the same rounds behind each."""
+        size = len(self.players)
+        if size < 2 or any(self.avoided) or any(len(self.compat[v]) != size - 1 for v in range(size)):
+            return False
+        first = self.players[0]
+        rounds = len(first.entrant.floats)
+        return all(
+            p.units == first.units and not p.entrant.sides and p.may_get_bye and len(p.entrant.floats) == rounds
+            and not p.entrant.opponents and all(moved is Float.NONE for moved in fide_floats(p.entrant))
+            for p in self.players
+        )  # fmt: skip
+
+    def pair_unmarked(self) -> tuple[list[Edge], int | None]:
+        """C.04.3 as it reads on an unmarked field: one homogeneous bracket with no criterion but the pair count
+        (C5) to weigh, so S1 (the first half) meets S2 in order (D.1, no transposition); an odd field's last
+        player floats, which is the bye (every player is eligible, at one score)."""
+        half = len(self.players) // 2
+        pairs = [(v, v + half) for v in range(half)]
+        return pairs, (2 * half if self.odd else None)
+
     def groups(self) -> list[list[int]]:
         result: list[list[int]] = []
         for place, player in enumerate(self.players):
@@ -303,6 +325,8 @@ class _Round:
         return result
 
     def pair(self) -> tuple[list[Edge], int | None]:
+        if self.unmarked():
+            return self.pair_unmarked()
         groups = self.groups()
         pairs: list[Edge] = []
         moved: list[int] = []

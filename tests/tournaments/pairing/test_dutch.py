@@ -7,6 +7,7 @@ Pure tests: no database, no Django settings needed.
 from __future__ import annotations
 
 import random
+from contextlib import nullcontext
 
 import pytest
 
@@ -234,3 +235,33 @@ def test_matching_near_the_bracket_pairs_as_the_whole_field(monkeypatch: pytest.
             assert pair_dutch(entrants) == near
         results.append(play(near, ratings, rng, forfeits=0.05))
     assert any(used)
+
+
+@pytest.mark.parametrize("size", [2, 3, 7, 10, 15, 24, 31])
+def test_unmarked_field_pairs_as_the_bracket_procedure(size: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first round (``_Round.pair_unmarked``, top half against bottom half) pairs as the matchings do; a field
+    with one bye or one rematch behind it is not taken for a first round."""
+    from tournaments.pairing import dutch
+
+    rng = random.Random(size)
+    field = [EntrantState(id=f"e{index}", rating=float(rng.randint(1000, 2400))) for index in range(size)]
+    used: list[bool] = []
+    unmarked = dutch._Round.unmarked
+
+    def counted(self: dutch._Round) -> bool:
+        used.append(unmarked(self))
+        return used[-1]
+
+    monkeypatch.setattr(dutch._Round, "unmarked", counted)
+    shortcut = pair_dutch(field)
+    with monkeypatch.context() as patch:
+        patch.setattr(dutch._Round, "unmarked", lambda self: False)
+        assert pair_dutch(field) == shortcut
+    assert used == [True]
+    marked = [EntrantState(id=e.id, rating=e.rating, byes=int(e.id == "e0")) for e in field]
+    pair_dutch(marked)
+    assert used[-1] is False
+    met = [EntrantState(id=e.id, rating=e.rating, opponents=("e1",) if e.id == "e0" else ("e0",) if e.id == "e1" else ()) for e in field]
+    with pytest.raises(PairingError) if size == 2 else nullcontext():
+        pair_dutch(met)
+    assert used[-1] is False
