@@ -441,46 +441,50 @@ class _Bracket:
     def match(self, edges: list[Edge], order: Mapping[Edge, list[int]], order_size: int) -> list[Edge]:
         """The matching maximising the quality digits, then the ``order`` digits (absent: zeros); returns the
         pairs made inside the bracket."""
-        rows: dict[Edge, list[int]] = {}
-        for a, b in edges:
-            inside = a in self.inside and b in self.inside
-            digits = self.quality(a, b) if inside else self.outside(a, b) if b != BYE else self.bye(a)
-            broken = -int(b != BYE and b in self.round.avoided[a])  # avoidances broken: before everything
-            rows[(a, b)] = [broken, *digits, *order.get((a, b), [0] * order_size)]
         if self.round.strict:
-            pairs = self.match_near(rows)
+            pairs = self.match_near(edges, order, order_size)
             if pairs is not None:
                 return pairs
+        rows = {edge: self.row(edge, order, order_size) for edge in edges}
         nodes = self.members + self.lower + ([BYE] if self.round.odd else [])
         matching = _perfect(nodes, _combine(rows, len(nodes)))
         if matching is None:
             raise PairingError("no pairing of this round avoids a rematch")
         return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
 
-    def match_near(self, rows: Mapping[Edge, list[int]]) -> list[Edge] | None:
-        """:meth:`match` over the bracket, the next score group and the first players below them only, when
-        that provably gives the same pairs: the quality those nodes reach equals the best the bracket and the
-        next group could reach with no completion to care for (only their edges carry weight), and the players
-        left out can be paired among themselves. None when the proof fails (then the whole field is matched)."""
-        rest = [v for v in self.lower if v not in self.following]
-        near = self.members + [v for v in self.lower if v in self.following]
-        extra = len(self.members) + 10
-        extra += (len(near) + extra + self.round.odd) % 2
-        if len(rest) <= extra:
-            return None
-        nodes = near + rest[:extra] + ([BYE] if self.round.odd else [])
-        weights = _signed(rows, len(nodes))
-        inner = set(nodes)
-        core = {edge: w for edge, w in weights.items() if edge[0] in inner and edge[1] in inner}
-        heavy = set(near) | {BYE}
-        bound = Graph()
-        bound.add_weighted_edges_from((a, b, w) for (a, b), w in core.items() if a in heavy and b in heavy)
-        best = sum(weights[_edge(a, b)] for a, b in max_weight_matching(bound))
-        offset = 1 - min(core.values(), default=0)
-        matching = _perfect(nodes, {edge: w + offset for edge, w in core.items()})
-        if matching is None or sum(weights[edge] for edge in matching) != best:
-            return None
-        if not self.round.pairs_all(rest[extra:]):
+    def row(self, edge: Edge, order: Mapping[Edge, list[int]], order_size: int) -> list[int]:
+        """The digits of an edge: avoidances broken, the quality digits, then the ``order`` digits."""
+        a, b = edge
+        inside = a in self.inside and b in self.inside
+        digits = self.quality(a, b) if inside else self.outside(a, b) if b != BYE else self.bye(a)
+        broken = -int(b != BYE and b in self.round.avoided[a])  # avoidances broken: before everything
+        return [broken, *digits, *order.get(edge, [0] * order_size)]
+
+    def match_near(self, edges: list[Edge], order: Mapping[Edge, list[int]], order_size: int) -> list[Edge] | None:
+        """:meth:`match` over the bracket and the next score group only, when that provably is the whole field's
+        matching; None when the proof fails (then the whole field is matched).
+
+        Only edges among those players (and the bye) carry weight (no avoidance is broken while strict): their
+        maximum-weight matching, completion set aside, bounds every pairing of the round. When the players it
+        leaves free and the players below can be paired by weightless edges (a cardinality matching), the
+        bound is reached and the bracket's pairs are those (the order digits make them unique)."""
+        heavy = set(self.members) | self.following | {BYE}
+        rows = {edge: self.row(edge, order, order_size) for edge in edges if edge[0] in heavy and edge[1] in heavy}
+        weights = _signed(rows, len(heavy))
+        graph = Graph()
+        graph.add_weighted_edges_from((a, b, w) for (a, b), w in weights.items() if w > 0)
+        matching = [_edge(a, b) for a, b in max_weight_matching(graph)]
+        matched = {v for pair in matching for v in pair}
+        left = [v for v in self.members + self.lower if v not in matched]
+        if self.round.odd and BYE not in matched:
+            left.append(BYE)
+        local = {v: index for index, v in enumerate(left)}
+        adjacency: list[list[int]] = [[] for _ in left]
+        for a, b in edges:
+            if a in local and b in local and (a not in heavy or b not in heavy or weights.get((a, b)) == 0):
+                adjacency[local[a]].append(local[b])
+                adjacency[local[b]].append(local[a])
+        if not is_perfect(adjacency):
             return None
         return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
 

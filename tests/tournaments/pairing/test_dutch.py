@@ -210,28 +210,29 @@ def test_baku_rounds_pair_like_the_oracle(seed: int, players: int) -> None:
     assert [(check.pairs_equal, check.first_equal_by_number) for check in checks[:2]] == [(True, True)] * 2
 
 
-def test_matching_near_the_bracket_pairs_as_the_whole_field(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The shortcut that matches a bracket with only the players near it (``_Bracket.match_near``) pairs every
-    round as the matching over the whole field does."""
+@pytest.mark.parametrize(("seed", "players"), [(5, 51), (9, 40)])
+def test_matching_near_the_bracket_pairs_as_the_whole_field(seed: int, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shortcut that matches a bracket with only the next score group and completes the rest by a cardinality
+    matching (``_Bracket.match_near``) pairs every round as the matching over the whole field does."""
     from tournaments.pairing import dutch
 
-    rng = random.Random(5)
-    ratings = {f"e{index:02d}": float(rng.randint(1000, 2400)) for index in range(51)}
+    rng = random.Random(seed)
+    ratings = {f"e{index:02d}": float(rng.randint(1000, 2400)) for index in range(players)}
     results: list[list[BoardResult]] = []
     shortcut = dutch._Bracket.match_near
     used = []
 
-    def counted(self: dutch._Bracket, rows: dict[tuple[int, int], list[int]]) -> list[tuple[int, int]] | None:
-        pairs = shortcut(self, rows)
+    def counted(self: dutch._Bracket, *args: object) -> list[tuple[int, int]] | None:
+        pairs = shortcut(self, *args)  # type: ignore[arg-type]
         used.append(pairs is not None)
         return pairs
 
     monkeypatch.setattr(dutch._Bracket, "match_near", counted)
-    for _ in range(5):
+    for _ in range(6):
         entrants = entrants_after(ratings, results)
         near = pair_dutch(entrants)
         with monkeypatch.context() as patch:
-            patch.setattr(dutch._Bracket, "match_near", lambda self, rows: None)
+            patch.setattr(dutch._Bracket, "match_near", lambda self, *args: None)
             assert pair_dutch(entrants) == near
         results.append(play(near, ratings, rng, forfeits=0.05))
     assert any(used)
