@@ -468,6 +468,9 @@ class _Bracket:
         maximum-weight matching, completion set aside, bounds every pairing of the round. When the players it
         leaves free and the players below can be paired by weightless edges (a cardinality matching), the
         bound is reached and the bracket's pairs are those (the order digits make them unique)."""
+        thin = self.match_thin(edges, order, order_size)
+        if thin is not None:
+            return thin
         heavy = set(self.members) | self.following | {BYE}
         rows = {edge: self.row(edge, order, order_size) for edge in edges if edge[0] in heavy and edge[1] in heavy}
         weights = _signed(rows, len(heavy))
@@ -482,6 +485,78 @@ class _Bracket:
         adjacency: list[list[int]] = [[] for _ in left]
         for a, b in edges:
             if a in local and b in local and (a not in heavy or b not in heavy or weights.get((a, b)) == 0):
+                adjacency[local[a]].append(local[b])
+                adjacency[local[b]].append(local[a])
+        if not is_perfect(adjacency):
+            return None
+        return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
+
+    def match_thin(self, edges: list[Edge], order: Mapping[Edge, list[int]], order_size: int) -> list[Edge] | None:
+        """:meth:`match_near` with only the first players of a large next score group, when that is proven
+        too; None when it is not (or the group is not large).
+
+        The next group's players weigh alike: an edge to a bracket player weighs what that player's float
+        into the group does, an edge inside the group one pair of the next bracket (C7). So the group may be
+        cut to its first players, enough that each bracket player keeps as many partners there as the bracket
+        has players (or all he has), an even number left out, edges inside the cut taken as all present: the
+        bound becomes that cut's matching plus a pair for every two left out. It is reached when the group's
+        players the bracket leaves pair among themselves (one at most left) and the rest by weightless edges."""
+        members = set(self.members)
+        following = [v for v in self.lower if v in self.following]
+        need = len(self.members)
+        if len(following) < need + 4:
+            return None
+        place = {v: index for index, v in enumerate(following)}
+        reach: dict[int, list[int]] = {m: [] for m in self.members}
+        for a, b in edges:
+            if a in members and b in place:
+                reach[a].append(place[b])
+        cut = max((sorted(found)[min(need, len(found)) - 1] + 1 for found in reach.values() if found), default=0)
+        cut = max(cut, 2)
+        cut += (len(following) - cut) % 2
+        if cut >= len(following) - 1:
+            return None
+        chosen = set(following[:cut])
+        heavy = members | chosen | {BYE}
+        rows = {
+            edge: self.row(edge, order, order_size)
+            for edge in edges
+            if edge[0] in heavy and edge[1] in heavy and not (edge[0] in chosen and edge[1] in chosen)
+        }
+        group_pair = [0, *self.outside(following[0], following[1]), *([0] * order_size)]
+        for index, a in enumerate(following[:cut]):
+            for b in following[index + 1 : cut]:
+                rows[(a, b)] = group_pair
+        weights = _signed(rows, len(heavy))
+        graph = Graph()
+        graph.add_weighted_edges_from((a, b, w) for (a, b), w in weights.items() if w > 0)
+        matching = [
+            pair for pair in (_edge(a, b) for a, b in max_weight_matching(graph)) if pair[0] in members or pair[1] in members
+        ]
+        matched = {v for pair in matching for v in pair}
+        group_left = [v for v in following if v not in matched]
+        local = {v: index for index, v in enumerate(group_left)}
+        adjacency: list[list[int]] = [[] for _ in group_left]
+        for a, b in edges:
+            if a in local and b in local:
+                adjacency[local[a]].append(local[b])
+                adjacency[local[b]].append(local[a])
+        mate = maximum_matching(adjacency)
+        if mate.count(FREE) > len(group_left) % 2:
+            return None
+        matched |= {v for v, partner in zip(group_left, mate) if partner != FREE}
+        left = [v for v in self.members + self.lower if v not in matched]
+        if self.round.odd and BYE not in matched:
+            left.append(BYE)
+        local = {v: index for index, v in enumerate(left)}
+        adjacency = [[] for _ in left]
+        weighty = members | self.following
+        for a, b in edges:
+            if a in local and b in local:
+                if b == BYE and a in members and any(self.row((a, b), order, order_size)):
+                    continue
+                if b != BYE and a in weighty and b in weighty:
+                    continue
                 adjacency[local[a]].append(local[b])
                 adjacency[local[b]].append(local[a])
         if not is_perfect(adjacency):

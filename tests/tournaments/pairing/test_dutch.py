@@ -210,10 +210,11 @@ def test_baku_rounds_pair_like_the_oracle(seed: int, players: int) -> None:
     assert [(check.pairs_equal, check.first_equal_by_number) for check in checks[:2]] == [(True, True)] * 2
 
 
-@pytest.mark.parametrize(("seed", "players"), [(5, 51), (9, 40)])
+@pytest.mark.parametrize(("seed", "players"), [(5, 51), (9, 40), (13, 121)])
 def test_matching_near_the_bracket_pairs_as_the_whole_field(seed: int, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The shortcut that matches a bracket with only the next score group and completes the rest by a cardinality
-    matching (``_Bracket.match_near``) pairs every round as the matching over the whole field does."""
+    """The shortcut that matches a bracket with only the next score group (or its first players,
+    ``_Bracket.match_thin``) and completes the rest by a cardinality matching (``_Bracket.match_near``) pairs
+    every round as the matching over the whole field does."""
     from tournaments.pairing import dutch
 
     rng = random.Random(seed)
@@ -227,7 +228,16 @@ def test_matching_near_the_bracket_pairs_as_the_whole_field(seed: int, players: 
         used.append(pairs is not None)
         return pairs
 
+    thin = dutch._Bracket.match_thin
+    thin_used = []
+
+    def thin_counted(self: dutch._Bracket, *args: object) -> list[tuple[int, int]] | None:
+        pairs = thin(self, *args)  # type: ignore[arg-type]
+        thin_used.append(pairs is not None)
+        return pairs
+
     monkeypatch.setattr(dutch._Bracket, "match_near", counted)
+    monkeypatch.setattr(dutch._Bracket, "match_thin", thin_counted)
     for _ in range(6):
         entrants = entrants_after(ratings, results)
         near = pair_dutch(entrants)
@@ -235,7 +245,7 @@ def test_matching_near_the_bracket_pairs_as_the_whole_field(seed: int, players: 
             patch.setattr(dutch._Bracket, "match_near", lambda self, *args: None)
             assert pair_dutch(entrants) == near
         results.append(play(near, ratings, rng, forfeits=0.05))
-    assert any(used)
+    assert any(used) and any(thin_used)
 
 
 @pytest.mark.parametrize("size", [2, 3, 7, 10, 15, 24, 31])
