@@ -51,12 +51,13 @@ scores; the two differ on about one round in six (see tests/tournaments/pairing/
 Durak readings: the bye's points and the points of a pairing (several games) are the tournament's; scores
 are compared in quarter points with a win worth one point (the Dutch "one point" of the PSD).
 
-Cost: one matching a bracket (two for a heterogeneous one) with networkx's O(n^3) blossom. The matching
-first takes only the bracket, the next score group and the first players below them; its result stands
-when it provably is the whole field's (``_Bracket.match_near``: the quality reached equals the best those
-players could reach with no completion to care for, and the players left out pair among themselves), else
-the whole field below is matched. About 0.7 s for round 5 of 100 entrants; the issue's target (1,000
-entrants in 2 s) needs an incremental matching and a compiled core, not done yet.
+Cost: one weighted matching a bracket (two for a heterogeneous one) with networkx's O(n^3) blossom, over the
+bracket and the next score group only (``_Bracket.match_near``), or the first players of that group when it
+is large (``_Bracket.match_thin``): only their edges carry weight, so that matching bounds the round's, and it
+stands when the players it leaves free and everyone below pair by weightless edges; else the whole field is
+matched. Completion questions are cardinality matchings (``cardinality``), and a first round is paired
+without any (``_Round.pair_unmarked``). Round 5 of bench/pairing.py's Swiss: about 0.13 s at 100 entrants,
+9 s at 500 (CPU); the issue's target (1,000 in 2 s) is not reached (docs/experiments.md).
 
 Requested avoidances (``avoid``) are kept apart like a rematch while the round can be paired so; when it
 cannot, the fewest broken is a digit above every other (a director's request, not a FIDE rule).
@@ -64,7 +65,7 @@ cannot, the fewest broken is a digit above every other (a director's request, no
 Baku acceleration (C.04.5.1): ``DutchOptions.virtual`` from :func:`baku_points` adds group A's virtual points
 to the pairing scores of the accelerated rounds.
 
-Not yet done (see the report of issue 35): speed;
+Not yet done (see the report of issue 35): speed at 1,000 entrants and more;
 C16-C19 are weighed as sums of score differences rather than lexicographically.
 """
 
@@ -78,7 +79,7 @@ from networkx.algorithms.matching import (  # type: ignore[import-untyped, unuse
 )
 from networkx.classes.graph import Graph  # type: ignore[import-untyped, unused-ignore]
 
-from tournaments.pairing.avoidances import Avoidances
+from tournaments.pairing.avoidances import AvoidanceReport, Avoidances, avoidance_report
 from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
 from tournaments.pairing.first_attack import Preference, allocate, conflict, preference
 from tournaments.pairing.model import Board, EntrantId, EntrantState, Float, PairingError, PairingInputError, Side
@@ -170,6 +171,26 @@ def pair_dutch(
             raise
         pairs, bye = _Round(players, last_round=options.last_round, avoid=avoid, strict=False).pair()
     return _publish(players, pairs, bye, options)
+
+
+def pair_dutch_explained(
+    entrants: Sequence[EntrantState],
+    *,
+    absent: Collection[EntrantId] = (),
+    options: DutchOptions | None = None,
+    avoid: Avoidances = frozenset(),
+) -> tuple[list[Board], AvoidanceReport]:
+    """:func:`pair_dutch`, and what the avoidances did, as ``swiss.pair_swiss_explained`` tells it: the round
+    is paired again without them and the two compared (only when some avoided pair is in the round)."""
+    pairings = pair_dutch(entrants, absent=absent, options=options, avoid=avoid)
+    seated = {entrant for pairing in pairings for entrant in pairing.entrants}
+    if not any(pair <= seated for pair in avoid):
+        return pairings, AvoidanceReport()
+    try:
+        unconstrained: list[Board] | None = pair_dutch(entrants, absent=absent, options=options)
+    except PairingError:
+        unconstrained = None
+    return pairings, avoidance_report(entrants, avoid, pairings, unconstrained)
 
 
 def fide_floats(entrant: EntrantState) -> tuple[Float, ...]:
@@ -676,4 +697,4 @@ def _signed(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:
     return {edge: sum(d * b for d, b in zip(row, bases)) for edge, row in rows.items()}
 
 
-__all__ = ["DutchOptions", "baku_points", "fide_floats", "initial_numbers", "pair_dutch"]
+__all__ = ["DutchOptions", "baku_points", "fide_floats", "initial_numbers", "pair_dutch", "pair_dutch_explained"]

@@ -14,8 +14,8 @@ import pytest
 from tests.tournaments.pairing.dutch_oracle import oracle_pairing, play_and_compare
 from tests.tournaments.pairing.simulate import play
 from tournaments.pairing import BoardResult, EntrantState, Float, PairingError, Side, entrants_after
-from tournaments.pairing.avoidances import avoidances
-from tournaments.pairing.dutch import DutchOptions, baku_points, initial_numbers, pair_dutch
+from tournaments.pairing.avoidances import AvoidanceReport, avoidances
+from tournaments.pairing.dutch import DutchOptions, baku_points, initial_numbers, pair_dutch, pair_dutch_explained
 from tournaments.pairing.trf import tournament_trf, write_trf
 
 F, S = Side.FIRST, Side.SECOND
@@ -276,3 +276,16 @@ def test_unmarked_field_pairs_as_the_bracket_procedure(size: int, monkeypatch: p
     with pytest.raises(PairingError) if size == 2 else nullcontext():
         pair_dutch(met)
     assert used[-1] is False
+
+
+def test_explained_pairing_reports_the_avoidances() -> None:
+    """``pair_dutch_explained``: 1-5 would meet (top half against bottom half) and are kept apart; 1-2 and 1-4 of
+    a round that cannot avoid both: one is broken."""
+    field = _field(dict.fromkeys(range(1, 9), 1.0))
+    boards, report = pair_dutch_explained(field, avoid=avoidances([("p1", "p5")]))
+    assert boards == pair_dutch(field, avoid=avoidances([("p1", "p5")]))
+    assert [sorted(pair) for pair in report.kept_apart] == [["p1", "p5"]] and not report.broken
+    field = _field({1: 1.0, 2: 1.0, 3: 0.0, 4: 0.0}, met=((1, 3), (2, 4)))
+    _, report = pair_dutch_explained(field, avoid=avoidances([("p1", "p2"), ("p1", "p4")]))
+    assert [sorted(pair) for pair in report.broken] == [["p1", "p2"]]
+    assert pair_dutch_explained(field)[1] == AvoidanceReport()
