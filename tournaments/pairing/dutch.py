@@ -51,12 +51,13 @@ scores; the two differ on about one round in six (see tests/tournaments/pairing/
 Durak readings: the bye's points and the points of a pairing (several games) are the tournament's; scores
 are compared in quarter points with a win worth one point (the Dutch "one point" of the PSD).
 
-Cost: one matching a bracket (two for a heterogeneous one) with networkx's O(n^3) blossom. The matching
-first takes only the bracket, the next score group and the first players below them; its result stands
-when it provably is the whole field's (``_Bracket.match_near``: the quality reached equals the best those
-players could reach with no completion to care for, and the players left out pair among themselves), else
-the whole field below is matched. About 0.7 s for round 5 of 100 entrants; the issue's target (1,000
-entrants in 2 s) needs an incremental matching and a compiled core, not done yet.
+Cost: one weighted matching a bracket (two for a heterogeneous one) with networkx's O(n^3) blossom, over the
+bracket and the next score group only (``_Bracket.match_near``), or the first players of that group when it
+is large (``_Bracket.match_thin``): only their edges carry weight, so that matching bounds the round's, and it
+stands when the players it leaves free and everyone below pair by weightless edges; else the whole field is
+matched. Completion questions are cardinality matchings (``cardinality``), and a first round is paired
+without any (``_Round.pair_unmarked``). Round 5 of bench/pairing.py's Swiss: about 0.13 s at 100 entrants,
+9 s at 500 (CPU); the issue's target (1,000 in 2 s) is not reached (docs/experiments.md).
 
 Requested avoidances (``avoid``) are kept apart like a rematch while the round can be paired so; when it
 cannot, the fewest broken is a digit above every other (a director's request, not a FIDE rule).
@@ -64,7 +65,7 @@ cannot, the fewest broken is a digit above every other (a director's request, no
 Baku acceleration (C.04.5.1): ``DutchOptions.virtual`` from :func:`baku_points` adds group A's virtual points
 to the pairing scores of the accelerated rounds.
 
-Not yet done (see the report of issue 35): speed;
+Not yet done (see the report of issue 35): speed at 1,000 entrants and more;
 C16-C19 are weighed as sums of score differences rather than lexicographically.
 """
 
@@ -78,7 +79,8 @@ from networkx.algorithms.matching import (  # type: ignore[import-untyped, unuse
 )
 from networkx.classes.graph import Graph  # type: ignore[import-untyped, unused-ignore]
 
-from tournaments.pairing.avoidances import Avoidances
+from tournaments.pairing.avoidances import AvoidanceReport, Avoidances, avoidance_report
+from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
 from tournaments.pairing.first_attack import Preference, allocate, conflict, preference
 from tournaments.pairing.model import Board, EntrantId, EntrantState, Float, PairingError, PairingInputError, Side
 
@@ -171,6 +173,26 @@ def pair_dutch(
     return _publish(players, pairs, bye, options)
 
 
+def pair_dutch_explained(
+    entrants: Sequence[EntrantState],
+    *,
+    absent: Collection[EntrantId] = (),
+    options: DutchOptions | None = None,
+    avoid: Avoidances = frozenset(),
+) -> tuple[list[Board], AvoidanceReport]:
+    """:func:`pair_dutch`, and what the avoidances did, as ``swiss.pair_swiss_explained`` tells it: the round
+    is paired again without them and the two compared (only when some avoided pair is in the round)."""
+    pairings = pair_dutch(entrants, absent=absent, options=options, avoid=avoid)
+    seated = {entrant for pairing in pairings for entrant in pairing.entrants}
+    if not any(pair <= seated for pair in avoid):
+        return pairings, AvoidanceReport()
+    try:
+        unconstrained: list[Board] | None = pair_dutch(entrants, absent=absent, options=options)
+    except PairingError:
+        unconstrained = None
+    return pairings, avoidance_report(entrants, avoid, pairings, unconstrained)
+
+
 def fide_floats(entrant: EntrantState) -> tuple[Float, ...]:
     """The entrant's floats as the Dutch system counts them: a round not played that scored points is a
     downfloat too (C.04.3 A.4.b, as bbpPairings reads it)."""
@@ -244,13 +266,16 @@ class _Round:
         """Who may take the bye: the eligible players of the lowest score at which the rest can still be
         paired (the bye's score is minimised before any bracket's quality)."""
         scores = sorted({self.players[v].units for v in self.bye_ok})
-        edges = [(a, b) for a in range(len(self.players)) for b in self.compat[a] if a < b]
-        for units in scores:
+        bye_node = len(self.players)
+        adjacency = [sorted(neighbours) for neighbours in self.compat] + [[]]
+        mate: list[int] | None = None
+        for units in scores:  # each score adds bye edges to the last matching, which stays valid
             allowed = {v for v in self.bye_ok if self.players[v].units <= units}
-            graph = Graph()
-            graph.add_edges_from(edges)
-            graph.add_edges_from((v, BYE) for v in allowed)
-            if 2 * len(max_weight_matching(graph, maxcardinality=True)) == len(self.players) + 1:
+            for v in allowed - set(adjacency[bye_node]):
+                adjacency[v].append(bye_node)
+                adjacency[bye_node].append(v)
+            mate = maximum_matching(adjacency, mate)
+            if FREE not in mate:
                 return allowed
         raise PairingError("no entrant can take the bye without a second bye or a rematch")
 
@@ -265,10 +290,8 @@ class _Round:
             free.remove(partner)
         else:
             return True
-        graph = Graph()
-        graph.add_nodes_from(players)
-        graph.add_edges_from((a, b) for a in players for b in self.compat[a] if a < b and b in set(players))
-        return 2 * len(max_weight_matching(graph, maxcardinality=True)) == len(players)
+        local = {v: index for index, v in enumerate(players)}
+        return is_perfect([[local[b] for b in self.compat[a] if b in local] for a in players])
 
     def compatible(self, a: int, b: int) -> bool:
         """C1 (no rematch; nor a requested avoidance while strict) and C3 (no two non-topscorers who need the
@@ -291,6 +314,28 @@ class _Round:
         yielding = runs[0] if abs(pa.difference) < abs(pb.difference) else runs[1]
         return beyond, int(yielding is not None and pa.side is not None and yielding is pa.side.other)
 
+    def unmarked(self) -> bool:
+        """Whether nothing tells the players apart but their pairing numbers (a first round): one score, every
+        pair compatible and none to avoid, no side played, no float, no bye, the same rounds behind each."""
+        size = len(self.players)
+        if size < 2 or any(self.avoided) or any(len(self.compat[v]) != size - 1 for v in range(size)):
+            return False
+        first = self.players[0]
+        rounds = len(first.entrant.floats)
+        return all(
+            p.units == first.units and not p.entrant.sides and p.may_get_bye and len(p.entrant.floats) == rounds
+            and not p.entrant.opponents and all(moved is Float.NONE for moved in fide_floats(p.entrant))
+            for p in self.players
+        )  # fmt: skip
+
+    def pair_unmarked(self) -> tuple[list[Edge], int | None]:
+        """C.04.3 as it reads on an unmarked field: one homogeneous bracket with no criterion but the pair count
+        (C5) to weigh, so S1 (the first half) meets S2 in order (D.1, no transposition); an odd field's last
+        player floats, which is the bye (every player is eligible, at one score)."""
+        half = len(self.players) // 2
+        pairs = [(v, v + half) for v in range(half)]
+        return pairs, (2 * half if self.odd else None)
+
     def groups(self) -> list[list[int]]:
         result: list[list[int]] = []
         for place, player in enumerate(self.players):
@@ -301,6 +346,8 @@ class _Round:
         return result
 
     def pair(self) -> tuple[list[Edge], int | None]:
+        if self.unmarked():
+            return self.pair_unmarked()
         groups = self.groups()
         pairs: list[Edge] = []
         moved: list[int] = []
@@ -415,46 +462,125 @@ class _Bracket:
     def match(self, edges: list[Edge], order: Mapping[Edge, list[int]], order_size: int) -> list[Edge]:
         """The matching maximising the quality digits, then the ``order`` digits (absent: zeros); returns the
         pairs made inside the bracket."""
-        rows: dict[Edge, list[int]] = {}
-        for a, b in edges:
-            inside = a in self.inside and b in self.inside
-            digits = self.quality(a, b) if inside else self.outside(a, b) if b != BYE else self.bye(a)
-            broken = -int(b != BYE and b in self.round.avoided[a])  # avoidances broken: before everything
-            rows[(a, b)] = [broken, *digits, *order.get((a, b), [0] * order_size)]
         if self.round.strict:
-            pairs = self.match_near(rows)
+            pairs = self.match_near(edges, order, order_size)
             if pairs is not None:
                 return pairs
+        rows = {edge: self.row(edge, order, order_size) for edge in edges}
         nodes = self.members + self.lower + ([BYE] if self.round.odd else [])
         matching = _perfect(nodes, _combine(rows, len(nodes)))
         if matching is None:
             raise PairingError("no pairing of this round avoids a rematch")
         return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
 
-    def match_near(self, rows: Mapping[Edge, list[int]]) -> list[Edge] | None:
-        """:meth:`match` over the bracket, the next score group and the first players below them only, when
-        that provably gives the same pairs: the quality those nodes reach equals the best the bracket and the
-        next group could reach with no completion to care for (only their edges carry weight), and the players
-        left out can be paired among themselves. None when the proof fails (then the whole field is matched)."""
-        rest = [v for v in self.lower if v not in self.following]
-        near = self.members + [v for v in self.lower if v in self.following]
-        extra = len(self.members) + 10
-        extra += (len(near) + extra + self.round.odd) % 2
-        if len(rest) <= extra:
+    def row(self, edge: Edge, order: Mapping[Edge, list[int]], order_size: int) -> list[int]:
+        """The digits of an edge: avoidances broken, the quality digits, then the ``order`` digits."""
+        a, b = edge
+        inside = a in self.inside and b in self.inside
+        digits = self.quality(a, b) if inside else self.outside(a, b) if b != BYE else self.bye(a)
+        broken = -int(b != BYE and b in self.round.avoided[a])  # avoidances broken: before everything
+        return [broken, *digits, *order.get(edge, [0] * order_size)]
+
+    def match_near(self, edges: list[Edge], order: Mapping[Edge, list[int]], order_size: int) -> list[Edge] | None:
+        """:meth:`match` over the bracket and the next score group only, when that provably is the whole field's
+        matching; None when the proof fails (then the whole field is matched).
+
+        Only edges among those players (and the bye) carry weight (no avoidance is broken while strict): their
+        maximum-weight matching, completion set aside, bounds every pairing of the round. When the players it
+        leaves free and the players below can be paired by weightless edges (a cardinality matching), the
+        bound is reached and the bracket's pairs are those (the order digits make them unique)."""
+        thin = self.match_thin(edges, order, order_size)
+        if thin is not None:
+            return thin
+        heavy = set(self.members) | self.following | {BYE}
+        rows = {edge: self.row(edge, order, order_size) for edge in edges if edge[0] in heavy and edge[1] in heavy}
+        weights = _signed(rows, len(heavy))
+        graph = Graph()
+        graph.add_weighted_edges_from((a, b, w) for (a, b), w in weights.items() if w > 0)
+        matching = [_edge(a, b) for a, b in max_weight_matching(graph)]
+        matched = {v for pair in matching for v in pair}
+        left = [v for v in self.members + self.lower if v not in matched]
+        if self.round.odd and BYE not in matched:
+            left.append(BYE)
+        local = {v: index for index, v in enumerate(left)}
+        adjacency: list[list[int]] = [[] for _ in left]
+        for a, b in edges:
+            if a in local and b in local and (a not in heavy or b not in heavy or weights.get((a, b)) == 0):
+                adjacency[local[a]].append(local[b])
+                adjacency[local[b]].append(local[a])
+        if not is_perfect(adjacency):
             return None
-        nodes = near + rest[:extra] + ([BYE] if self.round.odd else [])
-        weights = _signed(rows, len(nodes))
-        inner = set(nodes)
-        core = {edge: w for edge, w in weights.items() if edge[0] in inner and edge[1] in inner}
-        heavy = set(near) | {BYE}
-        bound = Graph()
-        bound.add_weighted_edges_from((a, b, w) for (a, b), w in core.items() if a in heavy and b in heavy)
-        best = sum(weights[_edge(a, b)] for a, b in max_weight_matching(bound))
-        offset = 1 - min(core.values(), default=0)
-        matching = _perfect(nodes, {edge: w + offset for edge, w in core.items()})
-        if matching is None or sum(weights[edge] for edge in matching) != best:
+        return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
+
+    def match_thin(self, edges: list[Edge], order: Mapping[Edge, list[int]], order_size: int) -> list[Edge] | None:
+        """:meth:`match_near` with only the first players of a large next score group, when that is proven
+        too; None when it is not (or the group is not large).
+
+        The next group's players weigh alike: an edge to a bracket player weighs what that player's float
+        into the group does, an edge inside the group one pair of the next bracket (C7). So the group may be
+        cut to its first players, enough that each bracket player keeps as many partners there as the bracket
+        has players (or all he has), an even number left out, edges inside the cut taken as all present: the
+        bound becomes that cut's matching plus a pair for every two left out. It is reached when the group's
+        players the bracket leaves pair among themselves (one at most left) and the rest by weightless edges."""
+        members = set(self.members)
+        following = [v for v in self.lower if v in self.following]
+        need = len(self.members)
+        if len(following) < need + 4:
             return None
-        if not self.round.pairs_all(rest[extra:]):
+        place = {v: index for index, v in enumerate(following)}
+        reach: dict[int, list[int]] = {m: [] for m in self.members}
+        for a, b in edges:
+            if a in members and b in place:
+                reach[a].append(place[b])
+        cut = max((sorted(found)[min(need, len(found)) - 1] + 1 for found in reach.values() if found), default=0)
+        cut = max(cut, 2)
+        cut += (len(following) - cut) % 2
+        if cut >= len(following) - 1:
+            return None
+        chosen = set(following[:cut])
+        heavy = members | chosen | {BYE}
+        rows = {
+            edge: self.row(edge, order, order_size)
+            for edge in edges
+            if edge[0] in heavy and edge[1] in heavy and not (edge[0] in chosen and edge[1] in chosen)
+        }
+        group_pair = [0, *self.outside(following[0], following[1]), *([0] * order_size)]
+        for index, a in enumerate(following[:cut]):
+            for b in following[index + 1 : cut]:
+                rows[(a, b)] = group_pair
+        weights = _signed(rows, len(heavy))
+        graph = Graph()
+        graph.add_weighted_edges_from((a, b, w) for (a, b), w in weights.items() if w > 0)
+        matching = [
+            pair for pair in (_edge(a, b) for a, b in max_weight_matching(graph)) if pair[0] in members or pair[1] in members
+        ]
+        matched = {v for pair in matching for v in pair}
+        group_left = [v for v in following if v not in matched]
+        local = {v: index for index, v in enumerate(group_left)}
+        adjacency: list[list[int]] = [[] for _ in group_left]
+        for a, b in edges:
+            if a in local and b in local:
+                adjacency[local[a]].append(local[b])
+                adjacency[local[b]].append(local[a])
+        mate = maximum_matching(adjacency)
+        if mate.count(FREE) > len(group_left) % 2:
+            return None
+        matched |= {v for v, partner in zip(group_left, mate) if partner != FREE}
+        left = [v for v in self.members + self.lower if v not in matched]
+        if self.round.odd and BYE not in matched:
+            left.append(BYE)
+        local = {v: index for index, v in enumerate(left)}
+        adjacency = [[] for _ in left]
+        weighty = members | self.following
+        for a, b in edges:
+            if a in local and b in local:
+                if b == BYE and a in members and any(self.row((a, b), order, order_size)):
+                    continue
+                if b != BYE and a in weighty and b in weighty:
+                    continue
+                adjacency[local[a]].append(local[b])
+                adjacency[local[b]].append(local[a])
+        if not is_perfect(adjacency):
             return None
         return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
 
@@ -571,4 +697,4 @@ def _signed(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:
     return {edge: sum(d * b for d, b in zip(row, bases)) for edge, row in rows.items()}
 
 
-__all__ = ["DutchOptions", "baku_points", "fide_floats", "initial_numbers", "pair_dutch"]
+__all__ = ["DutchOptions", "baku_points", "fide_floats", "initial_numbers", "pair_dutch", "pair_dutch_explained"]
