@@ -213,36 +213,36 @@ def test_baku_rounds_pair_like_the_oracle(seed: int, players: int) -> None:
 @pytest.mark.parametrize(("seed", "players"), [(5, 51), (9, 40), (13, 121)])
 def test_matching_near_the_bracket_pairs_as_the_whole_field(seed: int, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The shortcut that matches a bracket with only the next score group (or its first players,
-    ``_Bracket.match_thin``) and completes the rest by a cardinality matching (``_Bracket.match_near``) pairs
+    ``Bracket.match_thin``) and completes the rest by a cardinality matching (``Bracket.match_near``) pairs
     every round as the matching over the whole field does."""
-    from tournaments.pairing import dutch
+    from tournaments.pairing import dutch_bracket
 
     rng = random.Random(seed)
     ratings = {f"e{index:02d}": float(rng.randint(1000, 2400)) for index in range(players)}
     results: list[list[BoardResult]] = []
-    shortcut = dutch._Bracket.match_near
+    shortcut = dutch_bracket.Bracket.match_near
     used = []
 
-    def counted(self: dutch._Bracket, *args: object) -> list[tuple[int, int]] | None:
+    def counted(self: dutch_bracket.Bracket, *args: object) -> list[tuple[int, int]] | None:
         pairs = shortcut(self, *args)  # type: ignore[arg-type]
         used.append(pairs is not None)
         return pairs
 
-    thin = dutch._Bracket.match_thin
+    thin = dutch_bracket.Bracket.match_thin
     thin_used = []
 
-    def thin_counted(self: dutch._Bracket, *args: object) -> list[tuple[int, int]] | None:
+    def thin_counted(self: dutch_bracket.Bracket, *args: object) -> list[tuple[int, int]] | None:
         pairs = thin(self, *args)  # type: ignore[arg-type]
         thin_used.append(pairs is not None)
         return pairs
 
-    monkeypatch.setattr(dutch._Bracket, "match_near", counted)
-    monkeypatch.setattr(dutch._Bracket, "match_thin", thin_counted)
+    monkeypatch.setattr(dutch_bracket.Bracket, "match_near", counted)
+    monkeypatch.setattr(dutch_bracket.Bracket, "match_thin", thin_counted)
     for _ in range(6):
         entrants = entrants_after(ratings, results)
         near = pair_dutch(entrants)
         with monkeypatch.context() as patch:
-            patch.setattr(dutch._Bracket, "match_near", lambda self, *args: None)
+            patch.setattr(dutch_bracket.Bracket, "match_near", lambda self, *args: None)
             assert pair_dutch(entrants) == near
         results.append(play(near, ratings, rng, forfeits=0.05))
     assert any(used) and any(thin_used)
