@@ -21,6 +21,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games.engine import State
+from games import lag
 from games.models import Game, Result, Seat
 from games.selectors import lobby_tables, view_common, view_for_seat
 
@@ -97,10 +98,13 @@ def game_event(*, game: Game, seats: Sequence[Seat], state: State, result: Resul
     readers = [{key: value for key, value in view.items() if common.get(key, _NONE) is not value} for view in views]
     # The log's entries, the bulk of the event, as one blob: the channel layer unpacks the event once for
     # each socket, the blob is unpacked once a version in each process (selectors.message_in_language).
+    # `sent`: when it went out, for the consumers to credit a view that reached its player late (games.lag);
+    # no reader receives it.
     return {
         "type": "game.view",
         "common": {**common, "log_entries": orjson.dumps(common["log_entries"])},
         "readers": readers,
+        "sent": lag.sent_at(),
     }
 
 

@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from durak_site.consumers import LiveConsumer
 from durak_site.db import database_call
-from games import rematch, selectors, services
+from games import lag, rematch, selectors, services
 from games.broadcast import LOBBY_GROUP, game_group, remember_server_loop, view_in_event
 from games.services import GameActionError, error_message
 
@@ -216,7 +216,17 @@ class GameConsumer(LiveConsumer):
         return selectors.message_in_language(view_in_event(event, self.seat), self.language)
 
     async def game_view(self, event: dict[str, Any]) -> None:
-        await self.send_json(self._message_of(event))
+        message = self._message_of(event)
+        await self.send_json(message)
+        await self._note_lag(event, message)
+
+    async def _note_lag(self, event: dict[str, Any], message: dict[str, Any]) -> None:
+        """A view that waits for this socket's player and reached him late: the lag is his (games.lag)."""
+        if self.seat is None or self.seat not in (message.get("waiting") or ()):
+            return
+        delay = lag.late_ms(event)
+        if delay >= lag.CREDIT_FROM_MS:
+            await lag.note(game_id=self.game_id, seq=int(message["seq"]), seat=self.seat, delay_ms=delay)
 
     async def game_rematch(self, event: dict[str, Any]) -> None:
         # The same for every reader: seats, a status and the new game's URL (games.aftermath).

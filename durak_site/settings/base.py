@@ -172,6 +172,9 @@ GAMES_RECOVERY_BOT_AFTER_S = env.float("GAMES_RECOVERY_BOT_AFTER_S", default=20.
 # Whether bots keep their table's pace (games.models.BotPace: at once, about a second, slowly); off, every bot
 # answers at once whatever its table says (the tests' settings, so that a test's bot moves never outlive it).
 GAMES_BOT_PACE = env.bool("GAMES_BOT_PACE", default=True)
+# Heads-up Swiss rounds paired by the exact FIDE Dutch engine (tournaments.pairing.dutch, issue 35) instead of
+# tournaments.pairing.swiss; off by default: the exact engine takes seconds a round above a few hundred entrants.
+TOURNAMENT_DUTCH_PAIRING = env.bool("TOURNAMENT_DUTCH_PAIRING", default=False)
 # Game review (review/): how many new analyses a person may ask for in 24 hours (one already stored is not
 # counted, nor one a tournament queues for every game).
 ANALYSES_PER_DAY = env.int("ANALYSES_PER_DAY", default=10)

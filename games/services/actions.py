@@ -8,6 +8,8 @@ timer of the version it finds.
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import functools
 import logging
 import random
@@ -26,9 +28,10 @@ from games.engine import (
 from games.engine.actions import redeal
 from games.engine.cards import SUITS
 from games.engine.deal import redeal_suit
+from games import lag
 from games.models import Game, GameStatus
 from games.selectors import game_seats
-from games.services.changes import CLOCK_FIELDS, GameChange, _arm_timer, game_change
+from games.services.changes import CLOCK_FIELDS, GameChange, _arm_timer, _clocks_of, _clocks_store, game_change
 from games.services.errors import GameActionError
 from games.services.tables import _new_deal
 from games.snapshots import deal_actions, dealt_state, state_of
@@ -84,10 +87,40 @@ def game_timeout(*, game_id: int, seq: int) -> Game | None:
             if game is not None and game.status == GameStatus.PLAYING and seq < game.seq:
                 _timer_of_current_version(game)
             return None
+        credits = lag.take(game_id=game_id, seq=seq, seats=_clocked_seats(change))
+        if credits:
+            _credit_lag(change, credits)
+            return None
         if change.game.clock_ms:
             return _clock_timer_fired(change)
         _play_defaults(change)
     return change.game
+
+
+def _clocked_seats(change: GameChange) -> list[int]:
+    """The seats whose time runs at the game's version: its running clocks, or those the turn timer waits for."""
+    if change.game.clock_ms:
+        return list(change.game.clock_running)
+    return waiting_seats(state_of(change.game))
+
+
+def _credit_lag(change: GameChange, credits: dict[int, int]) -> None:
+    """The server kept the seats of `credits` waiting for their view this long (ms, games.lag): the turn is
+    longer by the longest delay (in a clock game each running clock gets its own delay back), the views say
+    the new deadline and its timer is scheduled."""
+    game = change.game
+    if game.clock_ms:
+        clocks = _clocks_of(game)
+        remaining = tuple(left + credits.get(seat, 0) for seat, left in enumerate(clocks.remaining_ms))
+        _clocks_store(game, dataclasses.replace(clocks, remaining_ms=remaining))
+        change.fields = ("deadline", "timer_at", *CLOCK_FIELDS)
+    else:
+        assert game.deadline is not None
+        game.deadline += datetime.timedelta(milliseconds=max(credits.values()))
+        change.fields = ("deadline", "timer_at")
+    game.timer_at = None
+    logger.info("game %s version %s: the server's lag credited %s", game.pk, game.seq, credits)
+    change.replay()  # nothing is played: the state is the views' to send
 
 
 def _play_defaults(change: GameChange) -> None:

@@ -39,12 +39,39 @@ def _game_row_sql() -> str:
 _GAME_ROW_SQL: dict[str, str] = {}
 
 
+@functools.cache
+def _game_row_converters(vendor: str) -> tuple[tuple[int, Any, tuple[Any, ...]], ...]:
+    """Each game column's converters from the database's value to the field's (a JSON field's decoding, a
+    date's time zone), as the ORM applies them: (column index, column expression, converters), looked up once."""
+    found = []
+    for index, field in enumerate(Game._meta.concrete_fields):
+        expression = field.get_col(Game._meta.db_table)
+        converters = tuple(connection.ops.get_db_converters(expression)) + tuple(field.get_db_converters(connection))  # type: ignore[attr-defined]
+        if converters:
+            found.append((index, expression, converters))
+    return tuple(found)
+
+
 def _locked_game_or_none(game_id: int) -> Game | None:
     """The game, its row locked (the table's is not: nobody changes a table while its game is played, and
     the finish updates its status under the game's lock); `game.turn_seconds_of_table` is its table's turn
-    time, and `game.table` is read only if asked for."""
+    time, and `game.table` is read only if asked for. The row becomes a Game through `Model.from_db`, as a
+    queryset makes one, without the raw queryset's per-query column mapping."""
     sql = _GAME_ROW_SQL.get(connection.vendor) or _GAME_ROW_SQL.setdefault(connection.vendor, _game_row_sql())
-    return next(iter(Game.objects.raw(sql, [game_id])), None)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row)
+    for index, expression, converters in _game_row_converters(connection.vendor):
+        for converter in converters:
+            values[index] = converter(values[index], expression, connection)
+    fields = Game._meta.concrete_fields
+    game = Game.from_db(connection.alias, [field.attname for field in fields], values[: len(fields)])
+    game.turn_seconds_of_table = values[len(fields)]  # type: ignore[attr-defined]
+    game.bot_pace_of_table = values[len(fields) + 1]  # type: ignore[attr-defined]
+    return game
 
 
 def _locked_game(game_id: int) -> Game:

@@ -449,3 +449,44 @@ def test_a_late_entry_is_paired_when_the_round_is_paired_again_and_the_director_
     assert {AuditAction.LATE_ENTRY, AuditAction.ROUND_REPAIRED, AuditAction.DISQUALIFIED, AuditAction.REINSTATED,
             AuditAction.DISPUTE_FILED, AuditAction.DISPUTE_RESOLVED} <= logged  # fmt: skip
     assert AuditEntry.objects.get(tournament=event, action=AuditAction.DISQUALIFIED).reason == "Abusive chat"
+
+
+@pytest.mark.parametrize("dutch", [True, False])
+def test_dutch_pairing_setting_pairs_the_swiss_by_the_exact_engine(
+    dutch: bool, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``TOURNAMENT_DUTCH_PAIRING`` on: every round of a heads-up Swiss is what ``pair_dutch`` pairs from the
+    stored history (the last round as the last); off, the Dutch engine is not asked."""
+    from tournaments.pairing import entrants_after
+    from tournaments.pairing.dutch import DutchOptions, pair_dutch
+    from tournaments.services import rounds
+    from tournaments.services.standings import _results_by_round
+
+    settings.TOURNAMENT_DUTCH_PAIRING = dutch
+    asked: list[int] = []
+    real = rounds.pair_dutch_explained
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        asked.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(rounds, "pair_dutch_explained", spy)
+    chief = director()
+    event = tournament(chief, rounds=3, round_interval=0)
+    enter(event, bots(7))
+    services.tournament_start(tournament=event, by=chief)
+    for number in range(1, 4):
+        event.refresh_from_db()
+        entrants = list(Entrant.objects.filter(tournament=event))
+        values = entrants_after({e.key: e.rating for e in entrants}, _results_by_round(event, upto=number - 1))
+        expected = pair_dutch(values, options=DutchOptions(last_round=number == 3))
+        stored = {
+            frozenset(f"e{seat.entrant.number}" for seat in pairing.seats.select_related("entrant"))
+            for pairing in Pairing.objects.filter(tournament=event, round__number=number)
+        }
+        if dutch:
+            assert stored == {frozenset(board.entrants) for board in expected}
+        play_games(event)
+        if number < 3:
+            _next_round(event.pk)
+    assert len(asked) == (3 if dutch else 0)

@@ -10,6 +10,7 @@ import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Max, Prefetch
@@ -26,6 +27,7 @@ from tournaments.models import (
     AuditAction, Entrant, EntrantStatus, Format, MatchGame, MatchGameStatus, NoShow, Pairing, PairingEntrant,
     PairingStatus, ResultKind, Round, RoundStatus, Seating, TeamMember, Tournament, TournamentStatus,
 )
+from tournaments.pairing.dutch import DutchOptions, pair_dutch_explained
 from tournaments.pairing.round_robin import MAX_PLAYERS as ROUND_ROBIN_MOST
 from tournaments.scoring import first_attacker_seat, forfeit_points, game_seating
 from tournaments.services._common import (
@@ -102,7 +104,8 @@ def _new_pairings(
     tournament: Tournament, number: int, entrants: list[Entrant], absentees: Sequence[str] = ()
 ) -> tuple[list[pure.Board], pure.AvoidanceReport]:
     """What the pure core pairs for round ``number``, and what the requested avoidances did to it;
-    ``absentees`` (who did not check in) are left out."""
+    ``absentees`` (who did not check in) are left out. A heads-up Swiss is paired by the exact Dutch engine
+    when ``settings.TOURNAMENT_DUTCH_PAIRING`` is on, else by ``pairing.swiss``."""
     if tournament.is_round_robin:
         order = sorted(entrants, key=lambda entrant: (-entrant.rating, entrant.number))
         cycle = pure.round_robin([entrant.key for entrant in order], double=tournament.format == Format.DOUBLE_ROUND_ROBIN)
@@ -115,6 +118,9 @@ def _new_pairings(
     avoid = avoidance_keys(tournament=tournament)
     if tournament.seating == Seating.TABLES:
         return pure.seat_tables_explained(values, table_size=tournament.table_size, absent=absent, avoid=avoid)
+    if settings.TOURNAMENT_DUTCH_PAIRING:
+        options = DutchOptions(last_round=number == tournament.rounds_planned)
+        return pair_dutch_explained(values, absent=absent, options=options, avoid=avoid)
     return pure.pair_swiss_explained(values, absent=absent, avoid=avoid)
 
 

@@ -7,14 +7,15 @@ Pure tests: no database, no Django settings needed.
 from __future__ import annotations
 
 import random
+from contextlib import nullcontext
 
 import pytest
 
 from tests.tournaments.pairing.dutch_oracle import oracle_pairing, play_and_compare
 from tests.tournaments.pairing.simulate import play
 from tournaments.pairing import BoardResult, EntrantState, Float, PairingError, Side, entrants_after
-from tournaments.pairing.avoidances import avoidances
-from tournaments.pairing.dutch import DutchOptions, baku_points, initial_numbers, pair_dutch
+from tournaments.pairing.avoidances import AvoidanceReport, avoidances
+from tournaments.pairing.dutch import DutchOptions, baku_points, initial_numbers, pair_dutch, pair_dutch_explained
 from tournaments.pairing.trf import tournament_trf, write_trf
 
 F, S = Side.FIRST, Side.SECOND
@@ -209,28 +210,82 @@ def test_baku_rounds_pair_like_the_oracle(seed: int, players: int) -> None:
     assert [(check.pairs_equal, check.first_equal_by_number) for check in checks[:2]] == [(True, True)] * 2
 
 
-def test_matching_near_the_bracket_pairs_as_the_whole_field(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The shortcut that matches a bracket with only the players near it (``_Bracket.match_near``) pairs every
-    round as the matching over the whole field does."""
-    from tournaments.pairing import dutch
+@pytest.mark.parametrize(("seed", "players"), [(5, 51), (9, 40), (13, 121)])
+def test_matching_near_the_bracket_pairs_as_the_whole_field(seed: int, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shortcut that matches a bracket with only the next score group (or its first players,
+    ``Bracket.match_thin``) and completes the rest by a cardinality matching (``Bracket.match_near``) pairs
+    every round as the matching over the whole field does."""
+    from tournaments.pairing import dutch_bracket
 
-    rng = random.Random(5)
-    ratings = {f"e{index:02d}": float(rng.randint(1000, 2400)) for index in range(51)}
+    rng = random.Random(seed)
+    ratings = {f"e{index:02d}": float(rng.randint(1000, 2400)) for index in range(players)}
     results: list[list[BoardResult]] = []
-    shortcut = dutch._Bracket.match_near
+    shortcut = dutch_bracket.Bracket.match_near
     used = []
 
-    def counted(self: dutch._Bracket, rows: dict[tuple[int, int], list[int]]) -> list[tuple[int, int]] | None:
-        pairs = shortcut(self, rows)
+    def counted(self: dutch_bracket.Bracket, *args: object) -> list[tuple[int, int]] | None:
+        pairs = shortcut(self, *args)  # type: ignore[arg-type]
         used.append(pairs is not None)
         return pairs
 
-    monkeypatch.setattr(dutch._Bracket, "match_near", counted)
-    for _ in range(5):
+    thin = dutch_bracket.Bracket.match_thin
+    thin_used = []
+
+    def thin_counted(self: dutch_bracket.Bracket, *args: object) -> list[tuple[int, int]] | None:
+        pairs = thin(self, *args)  # type: ignore[arg-type]
+        thin_used.append(pairs is not None)
+        return pairs
+
+    monkeypatch.setattr(dutch_bracket.Bracket, "match_near", counted)
+    monkeypatch.setattr(dutch_bracket.Bracket, "match_thin", thin_counted)
+    for _ in range(6):
         entrants = entrants_after(ratings, results)
         near = pair_dutch(entrants)
         with monkeypatch.context() as patch:
-            patch.setattr(dutch._Bracket, "match_near", lambda self, rows: None)
+            patch.setattr(dutch_bracket.Bracket, "match_near", lambda self, *args: None)
             assert pair_dutch(entrants) == near
         results.append(play(near, ratings, rng, forfeits=0.05))
-    assert any(used)
+    assert any(used) and any(thin_used)
+
+
+@pytest.mark.parametrize("size", [2, 3, 7, 10, 15, 24, 31])
+def test_unmarked_field_pairs_as_the_bracket_procedure(size: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first round (``_Round.pair_unmarked``, top half against bottom half) pairs as the matchings do; a field
+    with one bye or one rematch behind it is not taken for a first round."""
+    from tournaments.pairing import dutch
+
+    rng = random.Random(size)
+    field = [EntrantState(id=f"e{index}", rating=float(rng.randint(1000, 2400))) for index in range(size)]
+    used: list[bool] = []
+    unmarked = dutch._Round.unmarked
+
+    def counted(self: dutch._Round) -> bool:
+        used.append(unmarked(self))
+        return used[-1]
+
+    monkeypatch.setattr(dutch._Round, "unmarked", counted)
+    shortcut = pair_dutch(field)
+    with monkeypatch.context() as patch:
+        patch.setattr(dutch._Round, "unmarked", lambda self: False)
+        assert pair_dutch(field) == shortcut
+    assert used == [True]
+    marked = [EntrantState(id=e.id, rating=e.rating, byes=int(e.id == "e0")) for e in field]
+    pair_dutch(marked)
+    assert used[-1] is False
+    met = [EntrantState(id=e.id, rating=e.rating, opponents=("e1",) if e.id == "e0" else ("e0",) if e.id == "e1" else ()) for e in field]
+    with pytest.raises(PairingError) if size == 2 else nullcontext():
+        pair_dutch(met)
+    assert used[-1] is False
+
+
+def test_explained_pairing_reports_the_avoidances() -> None:
+    """``pair_dutch_explained``: 1-5 would meet (top half against bottom half) and are kept apart; 1-2 and 1-4 of
+    a round that cannot avoid both: one is broken."""
+    field = _field(dict.fromkeys(range(1, 9), 1.0))
+    boards, report = pair_dutch_explained(field, avoid=avoidances([("p1", "p5")]))
+    assert boards == pair_dutch(field, avoid=avoidances([("p1", "p5")]))
+    assert [sorted(pair) for pair in report.kept_apart] == [["p1", "p5"]] and not report.broken
+    field = _field({1: 1.0, 2: 1.0, 3: 0.0, 4: 0.0}, met=((1, 3), (2, 4)))
+    _, report = pair_dutch_explained(field, avoid=avoidances([("p1", "p2"), ("p1", "p4")]))
+    assert [sorted(pair) for pair in report.broken] == [["p1", "p2"]]
+    assert pair_dutch_explained(field)[1] == AvoidanceReport()

@@ -1,0 +1,368 @@
+"""One bracket of a Dutch round (tournaments.pairing.dutch, whose docstring says how a round is paired): its
+edges weighed digit by digit by the quality criteria and the exchange order, and matched over the bracket,
+the next score group or the whole field below, whichever provably gives the whole field's pairs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from networkx.algorithms.matching import (  # type: ignore[import-untyped, unused-ignore]
+    max_weight_matching,
+)
+from networkx.classes.graph import Graph  # type: ignore[import-untyped, unused-ignore]
+
+from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
+from tournaments.pairing.first_attack import conflict
+from tournaments.pairing.model import Float, PairingError
+
+if TYPE_CHECKING:
+    from tournaments.pairing.dutch import _Round
+
+POINT = 4  # score units in a point: quarter points keep every score of a 1 / 0.5 / 0 event an integer
+BYE = -1  # the bye node of the matching graph
+DIGITS = 17  # quality digits: C5, C6, C7 (pairs, PSD), the bye's unplayed games, C8-C19
+
+Edge = tuple[int, int]
+
+
+def _psd_cost(base: int, difference: int) -> int:
+    """The weight of one score difference in the PSD (C6): a power, so that sums compare from the largest."""
+    cost: int = base ** max(difference, 0)
+    return cost
+
+
+class Bracket:
+    """One pairing bracket: MDPs ``moved`` and residents ``group``; ``lower`` are the players below."""
+
+    def __init__(self, round_: _Round, moved: list[int], group: list[int], lower: list[int], following: list[int]):
+        self.round = round_
+        self.moved = moved
+        self.group = group
+        self.members = moved + group
+        self.inside = set(self.members)
+        self.lower = lower
+        self.weigh_bye = not lower or round_.players[group[0]].units == round_.bye_units
+        self.following = set(following)
+        players = round_.players
+        self.bottom = players[group[0]].units  # residents' score: the bracket's lowest
+        self.psd_base = len(self.members) + 1
+        self.next_bottom = players[following[0]].units if following else 0
+        self.next_base = len(self.members) + len(following) + 1
+
+    # -- the quality digits (C5-C19) -------------------------------------------------------------------------
+
+    def float_cost(self, v: int) -> tuple[int, ...]:
+        """What player ``v`` costs, digit by digit, when left unpaired in the bracket (a downfloat)."""
+        p = self.round.players[v]
+        down_last, down_before = p.last is Float.DOWN, p.before is Float.DOWN
+        gap = p.units - self.bottom + POINT
+        next_cost = _psd_cost(self.next_base, p.units - self.next_bottom + POINT) if self.following else 0
+        return (
+            0, _psd_cost(self.psd_base, gap), 0, next_cost, 0, 0, 0, 0, 0,
+            int(down_last), 0, int(down_before), 0, gap * down_last, 0, gap * down_before, 0,
+        )  # fmt: skip
+
+    def pair_cost(self, a: int, b: int) -> tuple[int, ...]:
+        """What pairing ``a`` with ``b`` (a ranked above b) in the bracket costs, digit by digit."""
+        pa, pb = self.round.players[a], self.round.players[b]
+        clash = conflict(pa.preference, pb.preference)
+        gap = pa.units - pb.units
+        floated = gap > 0
+        down1 = floated and pa.last is Float.DOWN
+        up1 = floated and pb.last is Float.UP
+        down2 = floated and pa.before is Float.DOWN
+        up2 = floated and pb.before is Float.UP
+        beyond, third = self.round.topscorer_costs(a, b)
+        return (
+            -1, _psd_cost(self.psd_base, gap) if gap else 0, 0, 0, 0, beyond, third, clash.unmet,
+            clash.strong_unmet and not clash.absolute,
+            int(down1), int(up1), int(down2), int(up2), gap * down1, gap * up1, gap * down2, gap * up2,
+        )  # fmt: skip
+
+    def quality(self, a: int, b: int) -> list[int]:
+        """The digits of an edge inside the bracket: the two floats saved minus the pair's cost."""
+        fa, fb, cost = self.float_cost(a), self.float_cost(b), self.pair_cost(a, b)
+        return [x + y - z for x, y, z in zip(fa, fb, cost)]
+
+    def outside(self, a: int, b: int) -> list[int]:
+        """The digits of an edge not inside the bracket: C7's pairs and PSD of the next bracket only."""
+        digits = [0] * DIGITS
+        if not self.following:
+            return digits
+        into = [v for v in (a, b) if v in self.following]
+        if not into:
+            return digits
+        units = [self.round.players[v].units for v in (a, b)]
+        base, bottom = self.next_base, self.next_bottom
+        saved = sum(_psd_cost(base, u - bottom + POINT) for u in units)
+        if len(into) == 2 or any(v in self.inside for v in (a, b)):
+            digits[2] = 1
+            digits[3] = saved - _psd_cost(base, abs(units[0] - units[1])) if units[0] != units[1] else saved - 1
+        return digits
+
+    def bye(self, v: int) -> list[int]:
+        """The digits of the bye going to ``v``: the bye assignee's unplayed games are minimised, when the
+        bracket is where he floats from (C.04.3 2025, after C7)."""
+        digits = [0] * DIGITS
+        if v in self.inside and self.weigh_bye:
+            entrant = self.round.players[v].entrant
+            digits[4] = len(entrant.opponents) - len(entrant.floats)
+        return digits
+
+    # -- the matchings ----------------------------------------------------------------------------------------
+
+    def edges(self, allowed: set[Edge] | None) -> list[Edge]:
+        """Every compatible edge among the bracket and the players below; inside the bracket only those
+        ``allowed`` (None: every one but MDP with MDP)."""
+        nodes = self.members + self.lower
+        moved = set(self.moved)
+        result: list[Edge] = []
+        for index, a in enumerate(nodes):
+            for b in nodes[index + 1 :]:
+                if b not in self.round.compat[a]:
+                    continue
+                if a in self.inside and b in self.inside:
+                    if (a in moved and b in moved) or (allowed is not None and (a, b) not in allowed):
+                        continue
+                result.append((a, b))
+        if self.round.odd:
+            result.extend((v, BYE) for v in nodes if v in self.round.bye_ok)
+        return result
+
+    def match(self, edges: list[Edge], order: Mapping[Edge, list[int]], order_size: int) -> list[Edge]:
+        """The matching maximising the quality digits, then the ``order`` digits (absent: zeros); returns the
+        pairs made inside the bracket."""
+        if self.round.strict:
+            pairs = self.match_near(edges, order, order_size)
+            if pairs is not None:
+                return pairs
+        rows = {edge: self.row(edge, order, order_size) for edge in edges}
+        nodes = self.members + self.lower + ([BYE] if self.round.odd else [])
+        matching = _perfect(nodes, _combine(rows, len(nodes)))
+        if matching is None:
+            raise PairingError("no pairing of this round avoids a rematch")
+        return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
+
+    def row(self, edge: Edge, order: Mapping[Edge, list[int]], order_size: int) -> list[int]:
+        """The digits of an edge: avoidances broken, the quality digits, then the ``order`` digits."""
+        a, b = edge
+        inside = a in self.inside and b in self.inside
+        digits = self.quality(a, b) if inside else self.outside(a, b) if b != BYE else self.bye(a)
+        broken = -int(b != BYE and b in self.round.avoided[a])  # avoidances broken: before everything
+        return [broken, *digits, *order.get(edge, [0] * order_size)]
+
+    def match_near(self, edges: list[Edge], order: Mapping[Edge, list[int]], order_size: int) -> list[Edge] | None:
+        """:meth:`match` over the bracket and the next score group only, when that provably is the whole field's
+        matching; None when the proof fails (then the whole field is matched).
+
+        Only edges among those players (and the bye) carry weight (no avoidance is broken while strict): their
+        maximum-weight matching, completion set aside, bounds every pairing of the round. When the players it
+        leaves free and the players below can be paired by weightless edges (a cardinality matching), the
+        bound is reached and the bracket's pairs are those (the order digits make them unique)."""
+        thin = self.match_thin(edges, order, order_size)
+        if thin is not None:
+            return thin
+        heavy = set(self.members) | self.following | {BYE}
+        rows = {edge: self.row(edge, order, order_size) for edge in edges if edge[0] in heavy and edge[1] in heavy}
+        weights = _signed(rows, len(heavy))
+        graph = Graph()
+        graph.add_weighted_edges_from((a, b, w) for (a, b), w in weights.items() if w > 0)
+        matching = [_edge(a, b) for a, b in max_weight_matching(graph)]
+        matched = {v for pair in matching for v in pair}
+        left = [v for v in self.members + self.lower if v not in matched]
+        if self.round.odd and BYE not in matched:
+            left.append(BYE)
+        local = {v: index for index, v in enumerate(left)}
+        adjacency: list[list[int]] = [[] for _ in left]
+        for a, b in edges:
+            if a in local and b in local and (a not in heavy or b not in heavy or weights.get((a, b)) == 0):
+                adjacency[local[a]].append(local[b])
+                adjacency[local[b]].append(local[a])
+        if not is_perfect(adjacency):
+            return None
+        return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
+
+    def match_thin(self, edges: list[Edge], order: Mapping[Edge, list[int]], order_size: int) -> list[Edge] | None:
+        """:meth:`match_near` with only the first players of a large next score group, when that is proven
+        too; None when it is not (or the group is not large).
+
+        The next group's players weigh alike: an edge to a bracket player weighs what that player's float
+        into the group does, an edge inside the group one pair of the next bracket (C7). So the group may be
+        cut to its first players, enough that each bracket player keeps as many partners there as the bracket
+        has players (or all he has), an even number left out, edges inside the cut taken as all present: the
+        bound becomes that cut's matching plus a pair for every two left out. It is reached when the group's
+        players the bracket leaves pair among themselves (one at most left) and the rest by weightless edges."""
+        members = set(self.members)
+        following = [v for v in self.lower if v in self.following]
+        need = len(self.members)
+        if len(following) < need + 4:
+            return None
+        place = {v: index for index, v in enumerate(following)}
+        reach: dict[int, list[int]] = {m: [] for m in self.members}
+        for a, b in edges:
+            if a in members and b in place:
+                reach[a].append(place[b])
+        cut = max((sorted(found)[min(need, len(found)) - 1] + 1 for found in reach.values() if found), default=0)
+        cut = max(cut, 2)
+        cut += (len(following) - cut) % 2
+        if cut >= len(following) - 1:
+            return None
+        chosen = set(following[:cut])
+        heavy = members | chosen | {BYE}
+        rows = {
+            edge: self.row(edge, order, order_size)
+            for edge in edges
+            if edge[0] in heavy and edge[1] in heavy and not (edge[0] in chosen and edge[1] in chosen)
+        }
+        group_pair = [0, *self.outside(following[0], following[1]), *([0] * order_size)]
+        for index, a in enumerate(following[:cut]):
+            for b in following[index + 1 : cut]:
+                rows[(a, b)] = group_pair
+        weights = _signed(rows, len(heavy))
+        graph = Graph()
+        graph.add_weighted_edges_from((a, b, w) for (a, b), w in weights.items() if w > 0)
+        matching = [
+            pair for pair in (_edge(a, b) for a, b in max_weight_matching(graph)) if pair[0] in members or pair[1] in members
+        ]
+        matched = {v for pair in matching for v in pair}
+        group_left = [v for v in following if v not in matched]
+        local = {v: index for index, v in enumerate(group_left)}
+        adjacency: list[list[int]] = [[] for _ in group_left]
+        for a, b in edges:
+            if a in local and b in local:
+                adjacency[local[a]].append(local[b])
+                adjacency[local[b]].append(local[a])
+        mate = maximum_matching(adjacency)
+        if mate.count(FREE) > len(group_left) % 2:
+            return None
+        matched |= {v for v, partner in zip(group_left, mate) if partner != FREE}
+        left = [v for v in self.members + self.lower if v not in matched]
+        if self.round.odd and BYE not in matched:
+            left.append(BYE)
+        local = {v: index for index, v in enumerate(left)}
+        adjacency = [[] for _ in left]
+        weighty = members | self.following
+        for a, b in edges:
+            if a in local and b in local:
+                if b == BYE and a in members and any(self.row((a, b), order, order_size)):
+                    continue
+                if b != BYE and a in weighty and b in weighty:
+                    continue
+                adjacency[local[a]].append(local[b])
+                adjacency[local[b]].append(local[a])
+        if not is_perfect(adjacency):
+            return None
+        return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
+
+    def pair(self) -> tuple[list[Edge], list[int]]:
+        """The bracket's pairs and its downfloaters (ranked).
+
+        The bye assignee's unplayed games count in the last bracket, and in the bracket of the bye's score
+        when its only downfloater is the one who gets the bye (as bbpPairings reads C.04.3); the bracket is
+        paired again without them when it turns out to float more than one player."""
+        pairs, floaters = self.pair_once()
+        if self.weigh_bye and self.lower and len(floaters) != 1:
+            self.weigh_bye = False
+            pairs, floaters = self.pair_once()
+        return pairs, floaters
+
+    def pair_once(self) -> tuple[list[Edge], list[int]]:
+        if self.moved:
+            fixed = self.pair_moved()
+            taken = {v for pair in fixed for v in pair}
+            remainder = [v for v in self.group if v not in taken]
+            pairs = fixed + self.pair_homogeneous(remainder, fixed)
+        else:
+            pairs = self.pair_homogeneous(self.group, [])
+        paired = {v for pair in pairs for v in pair}
+        return pairs, [v for v in self.members if v not in paired]
+
+    def pair_moved(self) -> list[Edge]:
+        """The MDP-pairing of a heterogeneous bracket: the highest MDPs, each with the first resident the
+        best quality allows (S1 the MDPs, S2 the residents, transpositions of S2)."""
+        moved, residents = self.moved, self.group
+        order: dict[Edge, list[int]] = {}
+        width = len(residents) + 1
+        for i, m in enumerate(moved):
+            for j, r in enumerate(residents):
+                order[(m, r)] = [2 ** (len(moved) - i), (len(residents) - j) * width ** (len(moved) - i)]
+        pairs = self.match(self.edges(None), order, 2)
+        return [pair for pair in pairs if pair[0] in set(moved)]
+
+    def pair_homogeneous(self, players: list[int], fixed: list[Edge]) -> list[Edge]:
+        """Pair ``players`` (one score, ranked) as a homogeneous bracket or remainder, ``fixed`` pairs kept.
+
+        S1 is the first P players, P the pairs the quality criteria make; P is first taken to be half the
+        players and the matching done again with the P it found when that was wrong."""
+        allowed = {(a, b) for index, a in enumerate(players) for b in players[index + 1 :]}
+        taken = {v for pair in fixed for v in pair}
+        keep = set(fixed)
+        edges = self._restricted(allowed | keep, taken, keep)
+        count = len(players) // 2
+        while True:
+            pairs = [pair for pair in self.match(edges, _exchange_order(players, count), 5) if pair not in keep]
+            if len(pairs) == count:
+                return pairs
+            count = len(pairs)
+
+    def _restricted(self, allowed: set[Edge], taken: set[int], keep: set[Edge]) -> list[Edge]:
+        """The edges with ``keep`` forced (their players have no other edge) and only ``allowed`` inside."""
+        result = []
+        for a, b in self.edges(allowed):
+            if (a in taken or b in taken) and (a, b) not in keep:
+                continue
+            result.append((a, b))
+        return result
+
+
+def _exchange_order(players: list[int], count: int) -> dict[Edge, list[int]]:
+    """The digits that rank a homogeneous bracket's candidates as C.04.3 D generates them, S1 being the first
+    ``count`` of ``players`` (see the module's docstring)."""
+    size = len(players)
+    order: dict[Edge, list[int]] = {}
+    for x, a in enumerate(players, start=1):  # x, y: bracket sequence numbers (BSN)
+        in_s1 = x <= count
+        for y in range(x + 1, size + 1):
+            order[(a, players[y - 1])] = [
+                -int(x > count),  # D.2 a: exchanged players (pairs inside S2)
+                -x,  # D.2 b: sum of S1' (pairs' lower numbers)
+                -(2**x) * in_s1,  # D.2 c: the highest number moved out of S1
+                (2 ** (size - x)) * (not in_s1),  # D.2 d: the lowest number moved into S1
+                (size - y) * (size + 1) ** (size - x),  # D.1: S2's transposition
+            ]
+    return order
+
+
+def _edge(a: int, b: int) -> Edge:
+    """An edge as the rows key it: the bye node last, else the lower place first."""
+    return (a, b) if b == BYE or (a != BYE and a < b) else (b, a)
+
+
+def _perfect(nodes: list[int], weights: Mapping[Edge, int]) -> list[Edge] | None:
+    """The maximum-weight perfect matching of ``nodes`` (one node left over when they are odd), or None."""
+    graph = Graph()
+    graph.add_nodes_from(nodes)
+    graph.add_weighted_edges_from((a, b, w) for (a, b), w in weights.items())
+    matching = [_edge(a, b) for a, b in max_weight_matching(graph, maxcardinality=True)]
+    return matching if 2 * len(matching) >= len(nodes) - 1 else None
+
+
+def _combine(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:
+    """Positive integer weights that compare perfect matchings digit by digit (see :func:`_signed`)."""
+    weights = _signed(rows, nodes)
+    offset = 1 - min(weights.values(), default=0)
+    return {edge: weight + offset for edge, weight in weights.items()}
+
+
+def _signed(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:
+    """Integer weights that compare matchings digit by digit (signed digits, most significant first)."""
+    if not rows:
+        return {}
+    width = len(next(iter(rows.values())))
+    pairs = nodes // 2 + 1
+    maxima = [max(abs(row[k]) for row in rows.values()) for k in range(width)]
+    bases = [1] * width
+    for k in range(width - 2, -1, -1):
+        bases[k] = bases[k + 1] * (2 * pairs * maxima[k + 1] + 1)
+    return {edge: sum(d * b for d, b in zip(row, bases)) for edge, row in rows.items()}
