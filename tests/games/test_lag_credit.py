@@ -125,7 +125,7 @@ def test_the_consumer_notes_only_a_late_view_that_waits_for_its_reader(committed
         async def send_json(message: Any, close: bool = False) -> None:
             sent.append(message)
 
-        consumer.send_json = send_json  # type: ignore[method-assign]
+        consumer.send_json = send_json  # type: ignore[method-assign, assignment]
         async_to_sync(consumer.game_view)({**event, "sent": time.time() - sent_ago})
         assert sent and sent[0]["seq"] == 0 and "sent" not in sent[0]  # the reader never sees the moment
         return lag.take(game_id=game.pk, seq=0, seats=[0, 1])
