@@ -12,7 +12,7 @@ bout up until he has answered.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 MIN_BASE_SECONDS = 30
@@ -65,6 +65,13 @@ def clocks_after_move(
     if mover is not None and mover in clocks.running:
         left[mover] += increment_ms
     return Clocks(remaining_ms=tuple(left), running=tuple(running), since=now)
+
+
+def clocks_credited(clocks: Clocks, credit_ms: Mapping[int, int]) -> Clocks:
+    """The clocks with time given back to seats (ms by seat: the server's lag, games.lag); `since` and the
+    running seats unchanged."""
+    remaining = tuple(left + credit_ms.get(seat, 0) for seat, left in enumerate(clocks.remaining_ms))
+    return Clocks(remaining_ms=remaining, running=clocks.running, since=clocks.since)
 
 
 def clock_text(base_seconds: int, increment_seconds: int) -> str:

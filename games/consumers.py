@@ -224,9 +224,7 @@ class GameConsumer(LiveConsumer):
         """A view that waits for this socket's player and reached him late: the lag is his (games.lag)."""
         if self.seat is None or self.seat not in (message.get("waiting") or ()):
             return
-        delay = lag.late_ms(event)
-        if delay >= lag.CREDIT_FROM_MS:
-            await lag.note(game_id=self.game_id, seq=int(message["seq"]), seat=self.seat, delay_ms=delay)
+        await lag.note(game_id=self.game_id, seq=int(message["seq"]), seat=self.seat, delay_ms=lag.late_ms(event))
 
     async def game_rematch(self, event: dict[str, Any]) -> None:
         # The same for every reader: seats, a status and the new game's URL (games.aftermath).

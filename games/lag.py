@@ -37,12 +37,12 @@ def sent_at() -> float:
     return time.time()
 
 
-def late_ms(event: Mapping[str, Any], now: float | None = None) -> int:
+def late_ms(event: Mapping[str, Any]) -> int:
     """How many milliseconds after its sending a game event's view is handed to its socket (0: unknown)."""
     sent = event.get("sent")
     if not isinstance(sent, (int, float)):
         return 0
-    return max(0, int(((time.time() if now is None else now) - sent) * 1000))
+    return max(0, int((time.time() - sent) * 1000))
 
 
 def _key(game_id: int, seq: int, seat: int) -> str:

@@ -8,7 +8,6 @@ timer of the version it finds.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import functools
 import logging
@@ -31,7 +30,7 @@ from games.engine.deal import redeal_suit
 from games import lag
 from games.models import Game, GameStatus
 from games.selectors import game_seats
-from games.services.changes import CLOCK_FIELDS, GameChange, _arm_timer, _clocks_of, _clocks_store, game_change
+from games.services.changes import CLOCK_FIELDS, GameChange, _arm_timer, _clock_credit, game_change
 from games.services.errors import GameActionError
 from games.services.tables import _new_deal
 from games.snapshots import deal_actions, dealt_state, state_of
@@ -110,9 +109,7 @@ def _credit_lag(change: GameChange, credits: dict[int, int]) -> None:
     the new deadline and its timer is scheduled."""
     game = change.game
     if game.clock_ms:
-        clocks = _clocks_of(game)
-        remaining = tuple(left + credits.get(seat, 0) for seat, left in enumerate(clocks.remaining_ms))
-        _clocks_store(game, dataclasses.replace(clocks, remaining_ms=remaining))
+        _clock_credit(game, credits)
         change.fields = ("deadline", "timer_at", *CLOCK_FIELDS)
     else:
         assert game.deadline is not None

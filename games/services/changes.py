@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
@@ -24,7 +24,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.botplay import AUTOPILOT_LEVEL
 from games.broadcast import send_game, send_lobby
-from games.clocks import Clocks, clocks_after_move, clocks_start
+from games.clocks import Clocks, clocks_after_move, clocks_credited, clocks_start
 from games.engine import Action, IllegalAction, State, play
 from games.engine.actions import REDEAL, SURRENDER, SURRENDER_ACTION
 from games.models import ActionLog, BotPace, Game, GameStatus, Seat, Table, TableStatus
@@ -364,6 +364,11 @@ def _clock_after_move(game: Game, *, mover: int | None, running: Sequence[int], 
     moved = clocks_after_move(_clocks_of(game), mover=mover, increment_ms=game.clock_increment_ms, running=running,
                               now=now)  # fmt: skip
     _clocks_store(game, moved)
+
+
+def _clock_credit(game: Game, credit_ms: Mapping[int, int]) -> None:
+    """Give seats time back on their clocks (ms by seat); the deadline becomes the first fall."""
+    _clocks_store(game, clocks_credited(_clocks_of(game), credit_ms))
 
 
 def _clock_fallen(game: Game) -> int | None:

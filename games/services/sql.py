@@ -52,6 +52,12 @@ def _game_row_converters(vendor: str) -> tuple[tuple[int, Any, tuple[Any, ...]],
     return tuple(found)
 
 
+@functools.cache
+def _game_attnames() -> list[str]:
+    """The game's columns as `Model.from_db` names them, in the locked read's order."""
+    return [field.attname for field in Game._meta.concrete_fields]
+
+
 def _locked_game_or_none(game_id: int) -> Game | None:
     """The game, its row locked (the table's is not: nobody changes a table while its game is played, and
     the finish updates its status under the game's lock); `game.turn_seconds_of_table` is its table's turn
@@ -67,10 +73,10 @@ def _locked_game_or_none(game_id: int) -> Game | None:
     for index, expression, converters in _game_row_converters(connection.vendor):
         for converter in converters:
             values[index] = converter(values[index], expression, connection)
-    fields = Game._meta.concrete_fields
-    game = Game.from_db(connection.alias, [field.attname for field in fields], values[: len(fields)])
-    game.turn_seconds_of_table = values[len(fields)]  # type: ignore[attr-defined]
-    game.bot_pace_of_table = values[len(fields) + 1]  # type: ignore[attr-defined]
+    names = _game_attnames()
+    game = Game.from_db(connection.alias, names, values[: len(names)])
+    game.turn_seconds_of_table = values[len(names)]  # type: ignore[attr-defined]
+    game.bot_pace_of_table = values[len(names) + 1]  # type: ignore[attr-defined]
     return game
 
 
