@@ -46,7 +46,7 @@ def test_the_director_sees_why_each_board_was_paired_and_a_player_does_not(setti
     first = pairings[0]
     codes = [fact["code"] for fact in first.explanation["facts"]]
     assert codes == ["bracket", "first_candidate", "E.5"]
-    assert [fact["code"] for fact in pairings[2].explanation["facts"]] == ["bye", "float_odd"]
+    assert [fact["code"] for fact in pairings[2].explanation["facts"]] == ["bye"]
     seats = list(first.seats.select_related("entrant__user").order_by("position"))
     attacker = _name(seats[0].entrant)
     url = reverse("tournaments:round", args=[event.pk, 1])

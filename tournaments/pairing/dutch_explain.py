@@ -182,13 +182,12 @@ class _Reader:
     # -- the record ----------------------------------------------------------------------------------------------
 
     def read_unmarked(self) -> None:
-        """A round paired without brackets (``_Round.pair_unmarked``): one homogeneous bracket, S1 v S2 in order."""
-        pairs, bye = self.round.pair_unmarked()
+        """A round paired without brackets (``_Round.pair_unmarked``): one homogeneous bracket, S1 v S2 in order
+        (an odd field's last player is its leftover: the bye)."""
+        pairs, _ = self.round.pair_unmarked()
         for index, (a, b) in enumerate(pairs, start=1):
             order = [Fact("first_candidate", who=self.id(a), other=self.id(b), place=index, to=index)]
             self.made[(a, b)] = ("bracket", self.score(a), order)
-        if bye is not None:
-            self.moves[bye] = [Fact("float_odd", who=self.id(bye), value=self.score(bye))]
 
     def read_bracket(self, bracket: Bracket, made: list[Edge], left: list[int]) -> None:
         moved = set(bracket.moved)
@@ -205,7 +204,7 @@ class _Reader:
         count = len(rest)
         self.read_order(bracket, rest, remainder[:count], remainder[count:], kind, score)
         possible: int | None = None
-        for v in left:
+        for v in left if bracket.lower else ():  # the last bracket's leftover is the bye, which says so itself
             if v in moved:
                 code = "float_limbo"
             elif len(bracket.members) > 1 and not any(w in self.round.compat[v] for w in bracket.members if w != v):

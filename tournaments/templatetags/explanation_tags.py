@@ -77,3 +77,10 @@ def pairing_reasons(explanation: Mapping[str, Any] | None) -> list[dict[str, str
         }  # fmt: skip
         result.append({"article": str(fact.get("article", "")), "text": sentence % words})
     return result
+
+
+@register.simple_tag(takes_context=True)
+def board_reasons(context: template.Context, line: selectors.PairingLine) -> list[dict[str, str]]:
+    """A board's :func:`pairing_reasons` when the page asks for them (``explain``: the reader directs the
+    tournament), else nothing; the explanation is not read then (other pages load the pairings without it)."""
+    return pairing_reasons(line.pairing.explanation) if context.get("explain") else []
