@@ -265,6 +265,9 @@ class Pairing(models.Model):
     # director's form carries the version it showed, and a decision on a version that is no longer current
     # is refused: two directors deciding the same pairing at once, the second is told, not obeyed.
     version = models.PositiveIntegerField(default=0)
+    # What decided the board when the round was paired, for its director: {"bracket": score or None, "facts":
+    # [{"code", "article", "who", "other", ...}]} (tournaments.services.explanations); {} when nothing is known.
+    explanation = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["round", "board"]

@@ -210,8 +210,13 @@ def _pairing_lines(pairings: Sequence[Pairing]) -> list[PairingLine]:
     return lines
 
 
-def _pairings_query() -> Any:
-    return Pairing.objects.select_related("round").prefetch_related(
+def _pairings_query(*, explained: bool = False) -> Any:
+    """Pairings with their round, seats and games; their ``explanation`` only when ``explained`` (the director's
+    round page: the other pages never show it)."""
+    query = Pairing.objects.select_related("round")
+    if not explained:
+        query = query.defer("explanation")
+    return query.prefetch_related(
         Prefetch("seats", queryset=PairingEntrant.objects.select_related("entrant__user").order_by("position")),
         # Only ids and status: a game's record is its own page's business.
         Prefetch("games", queryset=MatchGame.objects.only("pk", "pairing_id", "number", "game_id", "status", "seats",
@@ -223,9 +228,12 @@ def rounds(*, tournament: Tournament) -> list[Round]:
     return list(Round.objects.filter(tournament=tournament).order_by("number"))
 
 
-def round_pairings(*, tournament: Tournament, number: int, limit: int | None = None) -> list[PairingLine]:
-    """A round's pairings in board order (the first ``limit``), with their seats and games (3 queries)."""
-    pairings = _pairings_query().filter(tournament=tournament, round__number=number).order_by("board")
+def round_pairings(
+    *, tournament: Tournament, number: int, limit: int | None = None, explained: bool = False
+) -> list[PairingLine]:
+    """A round's pairings in board order (the first ``limit``), with their seats and games (3 queries); with
+    what decided each board when ``explained``."""
+    pairings = _pairings_query(explained=explained).filter(tournament=tournament, round__number=number).order_by("board")
     return _pairing_lines(list(pairings[:limit] if limit is not None else pairings))
 
 

@@ -250,11 +250,14 @@ def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
     round_ = next((one for one in selectors.rounds(tournament=tournament) if one.number == number), None)
     if round_ is None:
         raise Http404
+    # What decided each board is for the director (a fold per board), not for the players.
+    explain = services.can_direct(user=request.user if request.user.is_authenticated else None, tournament=tournament)
     context = {
         "tournament": tournament,
         "round": round_,
         "rounds": selectors.rounds(tournament=tournament),
-        "pairings": selectors.round_pairings(tournament=tournament, number=number),
+        "pairings": selectors.round_pairings(tournament=tournament, number=number, explained=explain),
+        "explain": explain,
         "deals": selectors.round_deals(tournament=tournament, round_=round_) if tournament.duplicate else [],
     }
     return render(request, "tournaments/round.html", context)

@@ -464,13 +464,13 @@ def test_dutch_pairing_setting_pairs_the_swiss_by_the_exact_engine(
 
     settings.TOURNAMENT_DUTCH_PAIRING = dutch
     asked: list[int] = []
-    real = rounds.pair_dutch_explained
+    real = rounds.pair_dutch_reasons
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         asked.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(rounds, "pair_dutch_explained", spy)
+    monkeypatch.setattr(rounds, "pair_dutch_reasons", spy)
     chief = director()
     event = tournament(chief, rounds=3, round_interval=0)
     enter(event, bots(7))
@@ -486,6 +486,11 @@ def test_dutch_pairing_setting_pairs_the_swiss_by_the_exact_engine(
         }
         if dutch:
             assert stored == {frozenset(board.entrants) for board in expected}
+            # Each board keeps what decided it: its bracket and the rule that gave the first attack.
+            for pairing in Pairing.objects.filter(tournament=event, round__number=number, bye=False):
+                codes = [fact["code"] for fact in pairing.explanation["facts"]]
+                assert codes[0] in ("bracket", "bracket_mdp", "bracket_remainder")
+                assert sum(code.startswith("E.") for code in codes) == 1
         play_games(event)
         if number < 3:
             _next_round(event.pk)

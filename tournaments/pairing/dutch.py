@@ -145,6 +145,21 @@ def pair_dutch(
     second bye) exists.
     """
     options = options or DutchOptions()
+    players, _, pairs, bye = _paired(entrants, absent=absent, options=options, names=names, numbers=numbers, avoid=avoid)
+    return _publish(players, pairs, bye, options)
+
+
+def _paired(
+    entrants: Sequence[EntrantState],
+    *,
+    absent: Collection[EntrantId],
+    options: DutchOptions,
+    names: Mapping[EntrantId, str] | None,
+    numbers: Mapping[EntrantId, int] | None,
+    avoid: Avoidances,
+) -> tuple[list[_Player], _Round, list[Edge], int | None]:
+    """:func:`pair_dutch` before seating: the ranked players, the round that paired them (with its brackets'
+    record, which ``dutch_explain`` reads), its pairs (places) and the bye's place."""
     ids = [entrant.id for entrant in entrants]
     if len(set(ids)) != len(ids):
         raise PairingInputError("entrant ids must be unique")
@@ -155,13 +170,15 @@ def pair_dutch(
         (_player(entrant, numbers[entrant.id], options.virtual.get(entrant.id, 0.0)) for entrant in present),
         key=lambda p: (-p.units, p.number),
     )
+    round_ = _Round(players, last_round=options.last_round, avoid=avoid)
     try:
-        pairs, bye = _Round(players, last_round=options.last_round, avoid=avoid).pair()
+        pairs, bye = round_.pair()
     except PairingError:
         if not avoid:
             raise
-        pairs, bye = _Round(players, last_round=options.last_round, avoid=avoid, strict=False).pair()
-    return _publish(players, pairs, bye, options)
+        round_ = _Round(players, last_round=options.last_round, avoid=avoid, strict=False)
+        pairs, bye = round_.pair()
+    return players, round_, pairs, bye
 
 
 def pair_dutch_explained(
@@ -174,14 +191,26 @@ def pair_dutch_explained(
     """:func:`pair_dutch`, and what the avoidances did, as ``swiss.pair_swiss_explained`` tells it: the round
     is paired again without them and the two compared (only when some avoided pair is in the round)."""
     pairings = pair_dutch(entrants, absent=absent, options=options, avoid=avoid)
+    return pairings, avoidance_effect(entrants, pairings, absent=absent, options=options, avoid=avoid)
+
+
+def avoidance_effect(
+    entrants: Sequence[EntrantState],
+    pairings: Sequence[Board],
+    *,
+    absent: Collection[EntrantId] = (),
+    options: DutchOptions | None = None,
+    avoid: Avoidances = frozenset(),
+) -> AvoidanceReport:
+    """What the avoidances did to ``pairings`` (paired with them): see :func:`pair_dutch_explained`."""
     seated = {entrant for pairing in pairings for entrant in pairing.entrants}
     if not any(pair <= seated for pair in avoid):
-        return pairings, AvoidanceReport()
+        return AvoidanceReport()
     try:
         unconstrained: list[Board] | None = pair_dutch(entrants, absent=absent, options=options)
     except PairingError:
         unconstrained = None
-    return pairings, avoidance_report(entrants, avoid, pairings, unconstrained)
+    return avoidance_report(entrants, avoid, pairings, unconstrained)
 
 
 def fide_floats(entrant: EntrantState) -> tuple[Float, ...]:
@@ -237,6 +266,9 @@ class _Round:
                 self.avoided[places[0]].add(places[1])
                 self.avoided[places[1]].add(places[0])
         self.strict = strict
+        # What each bracket did, in pairing order: the bracket, its pairs, the players it left over (read only
+        # by dutch_explain; a list append a bracket costs the pairing nothing).
+        self.brackets: list[tuple[Bracket, list[Edge], list[int]]] = []
         played = max((len(player.entrant.floats) for player in players), default=0)
         self.top = {v for v, p in enumerate(players) if last_round and p.units * 2 > played * POINT}  # A.7
         self.compat = [{b for b in range(len(players)) if b != a and self.compatible(a, b)} for a in range(len(players))]
@@ -339,11 +371,13 @@ class _Round:
         for number, group in enumerate(groups):
             lower = [place for later in groups[number + 1 :] for place in later]
             following = groups[number + 1] if number + 2 < len(groups) else []  # C7: not for the PPB nor the last
-            made, moved = Bracket(self, sorted(moved), group, lower, following).pair()
+            bracket = Bracket(self, sorted(moved), group, lower, following)
+            made, moved = bracket.pair()
+            self.brackets.append((bracket, made, moved))
             pairs.extend(made)
         if len(moved) > (1 if self.odd else 0):
             raise PairingError("no pairing of this round avoids a rematch")
         return pairs, (moved[0] if moved else None)
 
 
-__all__ = ["DutchOptions", "baku_points", "fide_floats", "initial_numbers", "pair_dutch", "pair_dutch_explained"]
+__all__ = ["DutchOptions", "avoidance_effect", "baku_points", "fide_floats", "initial_numbers", "pair_dutch", "pair_dutch_explained"]

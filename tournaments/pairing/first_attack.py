@@ -91,32 +91,46 @@ def allocate(
     ``higher`` is the higher-ranked of the two, ``higher_number`` his pairing number (1-based place in
     the initial order) and ``initial`` the side drawn for the top seed in round 1.
     """
+    first, second, _ = allocate_explained(higher, lower, higher_number=higher_number, initial=initial)
+    return first, second
+
+
+def allocate_explained(
+    higher: EntrantState,
+    lower: EntrantState,
+    *,
+    higher_number: int,
+    initial: Side = Side.FIRST,
+) -> tuple[EntrantState, EntrantState, str]:
+    """:func:`allocate`, and the rule of C.04.3 E that decided it ("E.1" to "E.5")."""
     high, low = preference(higher.sides), preference(lower.sides)
-    wants = _allocate_by_preference(higher, lower, high, low)
+    wants, rule = _allocate_by_preference(higher, lower, high, low)
     if wants is None:
         # E.5: the higher-ranked gets the initial side with an odd pairing number, the other with an even.
-        wants = initial if higher_number % 2 == 1 else initial.other
-    return (higher, lower) if wants is Side.FIRST else (lower, higher)
+        wants, rule = (initial if higher_number % 2 == 1 else initial.other), "E.5"
+    return (higher, lower, rule) if wants is Side.FIRST else (lower, higher, rule)
 
 
-def _allocate_by_preference(higher: EntrantState, lower: EntrantState, high: Preference, low: Preference) -> Side | None:
-    """The side the higher-ranked entrant gets under E.1-E.4, or None when they leave it open."""
+def _allocate_by_preference(
+    higher: EntrantState, lower: EntrantState, high: Preference, low: Preference
+) -> tuple[Side | None, str]:
+    """The side the higher-ranked entrant gets under E.1-E.4 (None when they leave it open), and the rule."""
     # E.1: grant both preferences when they differ (or one has none).
     if high.side is not None and low.side is not high.side:
-        return high.side
+        return high.side, "E.1"
     if high.side is None and low.side is not None:
-        return low.side.other
+        return low.side.other, "E.1"
     if high.side is None:
-        return None
+        return None, "E.5"
     # Both want the same side. E.2: grant the stronger preference; between two absolute ones, the
     # wider colour difference wins.
     if high.strength != low.strength:
-        return high.side if high.strength > low.strength else high.side.other
+        return (high.side if high.strength > low.strength else high.side.other), "E.2"
     if high.strength is Strength.ABSOLUTE and abs(high.difference) != abs(low.difference):
-        return high.side if abs(high.difference) > abs(low.difference) else high.side.other
+        return (high.side if abs(high.difference) > abs(low.difference) else high.side.other), "E.2"
     # E.3: alternate to the most recent round in which they had different sides.
     for mine, theirs in zip(reversed(higher.sides), reversed(lower.sides)):
         if mine is not theirs:
-            return mine.other
+            return mine.other, "E.3"
     # E.4: grant the higher-ranked entrant's preference.
-    return high.side
+    return high.side, "E.4"

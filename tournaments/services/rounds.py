@@ -27,7 +27,8 @@ from tournaments.models import (
     AuditAction, Entrant, EntrantStatus, Format, MatchGame, MatchGameStatus, NoShow, Pairing, PairingEntrant,
     PairingStatus, ResultKind, Round, RoundStatus, Seating, TeamMember, Tournament, TournamentStatus,
 )
-from tournaments.pairing.dutch import DutchOptions, pair_dutch_explained
+from tournaments.pairing.dutch import DutchOptions
+from tournaments.pairing.dutch_explain import BoardReasons, avoidance_reasons, pair_dutch_reasons
 from tournaments.pairing.round_robin import MAX_PLAYERS as ROUND_ROBIN_MOST
 from tournaments.scoring import first_attacker_seat, forfeit_points, game_seating
 from tournaments.services._common import (
@@ -36,6 +37,7 @@ from tournaments.services._common import (
 from tournaments.services.avoidances import avoidance_keys, report_details
 from tournaments.services.duplicate import board_deal, round_draw_deals, round_reveal
 from tournaments.services.entrants import presence_absentees, presence_record_absent
+from tournaments.services.explanations import explanations_json
 from tournaments.services.register import _seeding_rating
 from tournaments.services.standings import _results_by_round, _standings_changed, standings_refresh
 
@@ -102,14 +104,15 @@ def tournament_start(
 
 def _new_pairings(
     tournament: Tournament, number: int, entrants: list[Entrant], absentees: Sequence[str] = ()
-) -> tuple[list[pure.Board], pure.AvoidanceReport]:
-    """What the pure core pairs for round ``number``, and what the requested avoidances did to it;
-    ``absentees`` (who did not check in) are left out. A heads-up Swiss is paired by the exact Dutch engine
-    when ``settings.TOURNAMENT_DUTCH_PAIRING`` is on, else by ``pairing.swiss``."""
+) -> tuple[list[pure.Board], pure.AvoidanceReport, list[BoardReasons] | None]:
+    """What the pure core pairs for round ``number``, what the requested avoidances did to it, and per board
+    what decided it (None: a round robin); ``absentees`` (who did not check in) are left out. A heads-up Swiss
+    is paired by the exact Dutch engine when ``settings.TOURNAMENT_DUTCH_PAIRING`` is on, which says why
+    each board is so (``dutch_explain``), else by ``pairing.swiss``, whose boards only the avoidances explain."""
     if tournament.is_round_robin:
         order = sorted(entrants, key=lambda entrant: (-entrant.rating, entrant.number))
         cycle = pure.round_robin([entrant.key for entrant in order], double=tournament.format == Format.DOUBLE_ROUND_ROBIN)
-        return cycle[number - 1], pure.AvoidanceReport()
+        return cycle[number - 1], pure.AvoidanceReport(), None
     ratings = {entrant.key: entrant.rating for entrant in entrants}
     history = _results_by_round(tournament, upto=number - 1)
     gone = [entrant.key for entrant in entrants if not entrant.active]
@@ -117,21 +120,25 @@ def _new_pairings(
     absent = [entrant.key for entrant in entrants if entrant.first_round > number] + list(absentees)
     avoid = avoidance_keys(tournament=tournament)
     if tournament.seating == Seating.TABLES:
-        return pure.seat_tables_explained(values, table_size=tournament.table_size, absent=absent, avoid=avoid)
-    if settings.TOURNAMENT_DUTCH_PAIRING:
+        drawn, report = pure.seat_tables_explained(values, table_size=tournament.table_size, absent=absent, avoid=avoid)
+    elif settings.TOURNAMENT_DUTCH_PAIRING:
         options = DutchOptions(last_round=number == tournament.rounds_planned)
-        return pair_dutch_explained(values, absent=absent, options=options, avoid=avoid)
-    return pure.pair_swiss_explained(values, absent=absent, avoid=avoid)
+        return pair_dutch_reasons(values, absent=absent, options=options, avoid=avoid)
+    else:
+        drawn, report = pure.pair_swiss_explained(values, absent=absent, avoid=avoid)
+    return drawn, report, avoidance_reasons(drawn, report)
 
 
 def _store_pairings(
     tournament: Tournament, round_: Round, drawn: Sequence[pure.Board], by_key: Mapping[str, Entrant],
-    now: datetime.datetime,
+    now: datetime.datetime, reasons: Sequence[BoardReasons] | None = None,
 ) -> list[Pairing]:
-    """Write the drawn pairings and their seats (two bulk inserts); a bye is finished at once, scored a win."""
+    """Write the drawn pairings, with what decided each (``reasons``, in the boards' order), and their seats
+    (two bulk inserts); a bye is finished at once, scored a win."""
     boards: list[Pairing] = []
-    for board, drawn_pairing in enumerate(drawn, start=1):
-        pairing = Pairing(round=round_, tournament=tournament, board=board, bye=drawn_pairing.bye)
+    explained = explanations_json(reasons, by_key) or [{} for _ in drawn]
+    for board, (drawn_pairing, explanation) in enumerate(zip(drawn, explained, strict=True), start=1):
+        pairing = Pairing(round=round_, tournament=tournament, board=board, bye=drawn_pairing.bye, explanation=explanation)
         if drawn_pairing.bye:
             pairing.status, pairing.result_kind, pairing.finished_at = PairingStatus.FINISHED, ResultKind.BYE, now
         boards.append(pairing)
@@ -171,7 +178,7 @@ def round_pair(*, tournament: Tournament, number: int, by: User | None = None, d
     entrants = list(Entrant.objects.filter(tournament=tournament).select_related("user"))
     absentees = presence_absentees(tournament, number, entrants)
     try:
-        drawn, avoided = _new_pairings(tournament, number, entrants, absentees)
+        drawn, avoided, reasons = _new_pairings(tournament, number, entrants, absentees)
     except pure.PairingError as error:
         tournament.paused = True
         tournament.save(update_fields=["paused"])
@@ -179,7 +186,7 @@ def round_pair(*, tournament: Tournament, number: int, by: User | None = None, d
         _changed(tournament)
         return round_
     by_key = {entrant.key: entrant for entrant in entrants}
-    boards = _store_pairings(tournament, round_, drawn, by_key, now)
+    boards = _store_pairings(tournament, round_, drawn, by_key, now, reasons)
     round_.status = RoundStatus.PAIRED
     round_.paired_at = now
     round_.seat_deadline = now + datetime.timedelta(seconds=tournament.grace_seconds)
