@@ -45,6 +45,12 @@ def cover(
     return _augment(adjacency, mate, root, optional, blocked)
 
 
+def augment(adjacency: Sequence[Sequence[int]], mate: list[int], root: int, blocked: Sequence[bool]) -> bool:
+    """Match the free node ``root`` along an augmenting path that avoids the ``blocked`` nodes; False when none
+    exists."""
+    return _augment(adjacency, mate, root, None, blocked)
+
+
 def _greedy(adjacency: Sequence[Sequence[int]]) -> list[int]:
     """Each node in turn takes its first free neighbour: most of a Swiss field is matched before any search."""
     partners = [FREE] * len(adjacency)

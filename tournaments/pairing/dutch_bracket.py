@@ -375,15 +375,17 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
     mate: list[int] = []  # the last phase's optimum, its nodes of positive dual and its weights
     positive: list[bool] = []
     weights: dict[Edge, int] = {}
+    odd_sets: list[list[int]] = []
     for cut in [*dict.fromkeys(cuts), width]:
         if sequence is not None and cut == width:  # D.2 c-d when players were exchanged, then D.1
             exchanged = sum(rows[_edge(names[v], names[u])][width - 5] for v, u in enumerate(mate) if u > v)
             if exchanged:
-                mate, kept, positive, weights = _phase(rows, edges, ends, width - 1, nodes, len(names))
+                mate, kept, positive, odd_sets, weights = _phase(rows, edges, ends, width - 1, nodes, len(names))
                 edges = [edges[k] for k in kept]
                 ends = [ends[k] for k in kept]
             order = [index[v] for v in sequence if v in index]
-            partners = first_transposition(len(names), ends, mate, positive, order)
+            whole = any(len(odd_set) == len(names) for odd_set in odd_sets)  # every optimum is a maximum matching
+            partners = first_transposition(len(names), ends, mate, positive, order, keep_size=whole)
             if partners is not None:
                 found = [_edge(names[v], names[u]) for v, u in enumerate(partners) if u > v]
                 best = [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
@@ -393,7 +395,7 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
             weights = _signed({edge: rows[edge] for edge in edges}, nodes)
             mate = max_weight_matching(len(names), [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)])
             return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
-        mate, kept, positive, weights = _phase(rows, edges, ends, cut, nodes, len(names))
+        mate, kept, positive, odd_sets, weights = _phase(rows, edges, ends, cut, nodes, len(names))
         edges = [edges[k] for k in kept]
         ends = [ends[k] for k in kept]
     return []
@@ -401,12 +403,12 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
 
 def _phase(
     rows: Mapping[Edge, list[int]], edges: list[Edge], ends: list[tuple[int, int]], cut: int, nodes: int, size: int
-) -> tuple[list[int], list[int], list[bool], dict[Edge, int]]:
+) -> tuple[list[int], list[int], list[bool], list[list[int]], dict[Edge, int]]:
     """``weighted.optimal_face`` of ``edges`` (``ends``: their nodes numbered below ``size``) weighed by their
-    first ``cut`` digits (the odd sets left out), and those weights."""
+    first ``cut`` digits, and those weights."""
     weights = _signed({edge: rows[edge][:cut] for edge in edges}, nodes)
-    mate, kept, positive, _odd_sets = optimal_face(size, [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)])
-    return mate, kept, positive, weights
+    mate, kept, positive, odd_sets = optimal_face(size, [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)])
+    return mate, kept, positive, odd_sets, weights
 
 
 def _signed(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:

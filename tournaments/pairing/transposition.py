@@ -20,16 +20,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tournaments.pairing.cardinality import FREE, cover
+from tournaments.pairing.cardinality import FREE, augment, cover
 
 
 def first_transposition(
-    size: int, tight: Sequence[tuple[int, int]], mate: Sequence[int], required: Sequence[bool], sequence: Sequence[int]
+    size: int, tight: Sequence[tuple[int, int]], mate: Sequence[int], required: Sequence[bool], sequence: Sequence[int],
+    keep_size: bool = False,
 ) -> list[int] | None:
     """The optimal matching (partners, FREE for none) that is first by the transposition digit: ``tight`` the
     edges of the optimal face over nodes 0..size-1, ``mate`` an optimal matching within them, ``required`` the
-    nodes every optimal matching covers, ``sequence`` the bracket's nodes in order. None when ``mate`` does not
-    cover the required nodes (not an optimum of that face)."""
+    nodes every optimal matching covers, ``sequence`` the bracket's nodes in order; with ``keep_size``, only
+    matchings as large as ``mate`` (which must be a maximum matching of ``tight``: every optimum is one when
+    the set of all nodes is an odd set of positive dual). None when ``mate`` does not cover the required nodes
+    (not an optimum of that face)."""
     partners = [FREE if partner < 0 else partner for partner in mate]
     if any(needed and partners[v] == FREE for v, needed in enumerate(required)):
         return None
@@ -48,7 +51,7 @@ def first_transposition(
             if other in position and position[other] > position[node] and not blocked[other]
         )  # fmt: skip
         for _, other in later:
-            trial = _fixed(adjacency, partners, node, other, optional, blocked)
+            trial = _fixed(adjacency, partners, node, other, optional, blocked, keep_size)
             if trial is not None:
                 partners = trial
                 blocked[node] = blocked[other] = True
@@ -58,9 +61,11 @@ def first_transposition(
 
 def _fixed(
     adjacency: Sequence[Sequence[int]], partners: list[int], node: int, other: int,
-    optional: Sequence[bool], blocked: list[bool],
+    optional: Sequence[bool], blocked: list[bool], keep_size: bool,
 ) -> list[int] | None:
-    """``partners`` changed to pair ``node`` with ``other`` and still cover every required node, or None."""
+    """``partners`` changed to pair ``node`` with ``other`` and still cover every required node (and with
+    ``keep_size`` as many nodes as before: a maximum matching less the pair fixed can only grow back along an
+    augmenting path from a node it freed), or None."""
     if partners[node] == other:
         return partners
     trial = list(partners)
@@ -72,6 +77,9 @@ def _fixed(
     trial[node], trial[other] = other, node
     blocked[node] = blocked[other] = True
     try:
+        if keep_size and trial.count(FREE) > partners.count(FREE):
+            if not any(trial[v] == FREE and augment(adjacency, trial, v, blocked) for v in freed):
+                return None
         for v in freed:
             if not optional[v] and trial[v] == FREE and not cover(adjacency, trial, v, optional, blocked):
                 return None

@@ -27,21 +27,24 @@ def max_weight_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcar
     return _Matcher(size, edges).solve(maxcardinality)
 
 
-def optimal_face(size: int, edges: Sequence[tuple[int, int, int]]) -> tuple[list[int], list[int], list[bool], bool]:
+def optimal_face(
+    size: int, edges: Sequence[tuple[int, int, int]]
+) -> tuple[list[int], list[int], list[bool], list[list[int]]]:
     """A maximum-weight matching and what its optimal dual solution says of every other: (the matching as
-    partners, the edges tight under the dual (indices into ``edges``), the nodes of positive dual, whether some
-    blossom's dual is positive).
+    partners, the edges tight under the dual (indices into ``edges``), the nodes of positive dual, the node
+    sets of the blossoms of positive dual, in each of which every optimum leaves exactly one node unmatched
+    within the set).
 
     By complementary slackness every maximum-weight matching uses only tight edges and covers every node of
     positive dual (and every tight edge of an optimum is tight under every optimal dual); when no blossom's
     dual is positive, every matching of tight edges that covers those nodes is a maximum-weight matching."""
     if not edges:
-        return [NONE] * size, [], [False] * size, False
+        return [NONE] * size, [], [False] * size, []
     matcher = _Matcher(size, edges)
     mate = matcher.solve(False)
     tight = [k for k, slack in enumerate(matcher.slacks()) if slack == 0]
     positive = [matcher.dual[v] > 0 for v in range(size)]
-    odd_sets = any(matcher.base[b] >= 0 and matcher.dual[b] > 0 for b in range(size, 2 * size))
+    odd_sets = [matcher.leaves(b) for b in range(size, 2 * size) if matcher.base[b] >= 0 and matcher.dual[b] > 0]
     return mate, tight, positive, odd_sets
 
 

@@ -142,32 +142,40 @@ def test_cover_matches_a_node_when_some_matching_does(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_first_transposition_is_the_lexicographic_first_of_the_face(seed: int) -> None:
-    """With no odd set of positive dual, the matching of the face whose sequence's partners (as the lower member)
-    come first, brute force."""
+    """With no odd set of positive dual (or only the set of all nodes, which keeps the matching's size), the
+    matching of the face whose sequence's partners (as the lower member) come first, brute force."""
     rng = random.Random(300 + seed)
     compared = 0
     for _ in range(300):
         size = rng.randint(2, 9)
         edges = _graph(rng, size)
         mate, tight, positive, odd_sets = weighted.optimal_face(size, edges)
-        if odd_sets:
-            continue
         sequence = rng.sample(range(size), rng.randint(1, size))
-        place = {node: index for index, node in enumerate(sequence)}
         tight_pairs = [(edges[k][0], edges[k][1]) for k in tight]
-        found = first_transposition(size, tight_pairs, mate, positive, sequence)
+        keep_size = any(len(odd_set) == size for odd_set in odd_sets)
+        if odd_sets and not keep_size:
+            continue
+        found = first_transposition(size, tight_pairs, mate, positive, sequence, keep_size=keep_size)
         assert found is not None
-
-        def key(matching: list[int]) -> list[int]:
-            return [
-                -place[matching[node]] if matching[node] in place and place[matching[node]] > place[node] else -size
-                for node in sequence
-            ]  # fmt: skip
 
         face = [
             m for m in _matchings(size, tight_pairs) if all(m[v] != FREE for v in range(size) if positive[v])
+            and (not keep_size or m.count(FREE) == mate.count(FREE))
         ]  # fmt: skip
-        assert key(found) == max(key(m) for m in face)
-        assert _weight(edges, found) == _weight(edges, mate)
+        if keep_size:
+            assert found.count(FREE) == mate.count(FREE)
+        assert _key(found, sequence) == max(_key(m, sequence) for m in face)
+        if len(odd_sets) <= 1:  # then the face is all of that: the first transposition is an optimum
+            assert _weight(edges, found) == _weight(edges, mate)
         compared += 1
     assert compared > 100
+
+
+def _key(matching: list[int], sequence: list[int]) -> list[int]:
+    """The transposition digit's order: each node of ``sequence`` in turn, the earlier its later partner the
+    better (a node with no later partner last)."""
+    place = {node: index for index, node in enumerate(sequence)}
+    return [
+        -place[matching[node]] if matching[node] in place and place[matching[node]] > place[node] else -len(matching)
+        for node in sequence
+    ]  # fmt: skip
