@@ -21,6 +21,7 @@ if not __package__:
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bench.pairing import SEED, _play_heads_up, _ratings
+from games.engine._compiled import check_fresh
 from tournaments.pairing import BoardResult, entrants_after
 from tournaments.pairing.dutch import pair_dutch
 
@@ -44,6 +45,7 @@ def main() -> None:
     parser.add_argument("sizes", type=int, nargs="+")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
+    check_fresh()  # the pairing package does not import the engine, whose import runs this guard
     for size in args.sizes:
         run(size, args.rounds)
 
