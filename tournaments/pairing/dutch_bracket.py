@@ -351,19 +351,21 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
     (``nodes``: at least the nodes they join). With ``sequence`` (a homogeneous bracket's players in order), the
     last five digits are :func:`_exchange_order`'s.
 
-    Solved in phases, each a maximum-weight matching by the first digits only (weights of about a hundred
-    bits, not the thousands the transposition digit needs), the next phase keeping only the edges that are
-    tight under the last phase's optimal duals: every matching optimal by the first digits uses only those
-    edges (complementary slackness), and a matching that is not optimal by them loses to one that is whatever
-    its later digits (:func:`_signed`), so the last phase's optimum over what is left is the optimum over all.
+    Solved in phases, a few digits each (:func:`_phases`: weights that fit a machine word where they can),
+    each phase a maximum-weight matching over the edges left tight by the previous phase's optimal dual, its
+    first digit the previous phase's "face weight" (``weighted.optimal_face``): every matching optimal by the
+    earlier digits uses only those edges, and among the matchings of those edges the optimal ones are exactly
+    those of greatest face weight (complementary slackness: they match every node of positive dual and fill
+    every blossom of positive dual; the face weight counts both), so each phase's optimum is optimal by every
+    digit so far.
 
-    With ``sequence``: the quality digits, then D.2 a-b (exchanged players, sum moved); D.2 c-d (digits of
+    With ``sequence``: the quality digits and D.2 a-b (exchanged players, sum moved); D.2 c-d (digits of
     2 ** x) only when the optimum exchanges players: with no pair inside S2 every S1 player is the lower member
     of a pair, which makes them the same for every candidate. The transposition digit is solved by
     ``transposition.first_transposition`` over the tight edges that match every node of positive dual, a
     superset of the optimal face (it leaves out the odd sets' constraints): the first transposition there is
-    the first among the optimal candidates when it is one of them (its weight by the digits before equals the
-    optimum's), else the transposition digit is matched as one more phase."""
+    the first among the optimal candidates when it is one of them (its face weight is the optimum's), else
+    the transposition digit is matched as one more phase."""
     edges = list(rows)
     if not edges:
         return []
@@ -371,44 +373,63 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
     index: dict[int, int] = {}
     ends = [(index.setdefault(a, len(index)), index.setdefault(b, len(index))) for a, b in edges]
     names = list(index)
-    cuts = [lead + 1 + DIGITS, width - 3] if sequence is not None else [lead + 1 + DIGITS]
-    mate: list[int] = []  # the last phase's optimum, its nodes of positive dual and its weights
+    face: dict[Edge, int] | None = None  # the last phase's face weights, and its optimum
+    mate: list[int] = []
     positive: list[bool] = []
-    weights: dict[Edge, int] = {}
     odd_sets: list[list[int]] = []
-    for cut in [*dict.fromkeys(cuts), width]:
-        if sequence is not None and cut == width:  # D.2 c-d when players were exchanged, then D.1
-            exchanged = sum(rows[_edge(names[v], names[u])][width - 5] for v, u in enumerate(mate) if u > v)
-            if exchanged:
-                mate, kept, positive, odd_sets, weights = _phase(rows, edges, ends, width - 1, nodes, len(names))
-                edges = [edges[k] for k in kept]
-                ends = [ends[k] for k in kept]
-            order = [index[v] for v in sequence if v in index]
-            whole = any(len(odd_set) == len(names) for odd_set in odd_sets)  # every optimum is a maximum matching
-            partners = first_transposition(len(names), ends, mate, positive, order, keep_size=whole)
-            if partners is not None:
-                found = [_edge(names[v], names[u]) for v, u in enumerate(partners) if u > v]
-                best = [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
-                if sum(weights[edge] for edge in found) == sum(weights[edge] for edge in best):
-                    return found
-        if cut == width:
-            weights = _signed({edge: rows[edge] for edge in edges}, nodes)
-            mate = max_weight_matching(len(names), [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)])
+    last = width - 3 if sequence is not None else width
+    for start, stop in _phases(rows, nodes, last):
+        weighed = {edge: ([face[edge]] if face is not None else []) + rows[edge][start:stop] for edge in edges}
+        weights = _signed(weighed, nodes)
+        listed = [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)]
+        if stop == width:
+            mate = max_weight_matching(len(names), listed)
             return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
-        mate, kept, positive, odd_sets, weights = _phase(rows, edges, ends, cut, nodes, len(names))
+        mate, kept, positive, odd_sets, tight_face = optimal_face(len(names), listed)
         edges = [edges[k] for k in kept]
         ends = [ends[k] for k in kept]
-    return []
+        face = dict(zip(edges, tight_face))
+    assert sequence is not None and face is not None
+    exchanged = sum(rows[_edge(names[v], names[u])][width - 5] for v, u in enumerate(mate) if u > v)
+    if exchanged:  # D.2 c-d
+        weights = _signed({edge: [face[edge], *rows[edge][width - 3 : width - 1]] for edge in edges}, nodes)
+        listed = [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)]
+        mate, kept, positive, odd_sets, tight_face = optimal_face(len(names), listed)
+        edges = [edges[k] for k in kept]
+        ends = [ends[k] for k in kept]
+        face = dict(zip(edges, tight_face))
+    order = [index[v] for v in sequence if v in index]
+    whole = any(len(odd_set) == len(names) for odd_set in odd_sets)  # every optimum is a maximum matching
+    partners = first_transposition(len(names), ends, mate, positive, order, keep_size=whole)
+    if partners is not None:
+        found = [_edge(names[v], names[u]) for v, u in enumerate(partners) if u > v]
+        best = [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
+        if sum(face[edge] for edge in found) == sum(face[edge] for edge in best):
+            return found
+    weights = _signed({edge: [face[edge], rows[edge][width - 1]] for edge in edges}, nodes)
+    mate = max_weight_matching(len(names), [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)])
+    return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
 
 
-def _phase(
-    rows: Mapping[Edge, list[int]], edges: list[Edge], ends: list[tuple[int, int]], cut: int, nodes: int, size: int
-) -> tuple[list[int], list[int], list[bool], list[list[int]], dict[Edge, int]]:
-    """``weighted.optimal_face`` of ``edges`` (``ends``: their nodes numbered below ``size``) weighed by their
-    first ``cut`` digits, and those weights."""
-    weights = _signed({edge: rows[edge][:cut] for edge in edges}, nodes)
-    mate, kept, positive, odd_sets = optimal_face(size, [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)])
-    return mate, kept, positive, odd_sets, weights
+WORD_BITS = 56  # a phase's weights stay under this when its digits allow: mypyc's ints are unboxed below 2 ** 62
+
+
+def _phases(rows: Mapping[Edge, list[int]], nodes: int, last: int) -> list[tuple[int, int]]:
+    """Digits 0 .. ``last`` - 1 in groups (start, stop), each group's weights (:func:`_signed`, with a face weight
+    of at most a few units before them after the first) under WORD_BITS bits when its digits allow."""
+    pairs = nodes // 2 + 1
+    groups: list[tuple[int, int]] = []
+    start, bits = 0, 0
+    face_bits = (2 * pairs * 8).bit_length()
+    for k in range(last):
+        top = max(abs(row[k]) for row in rows.values())
+        digit_bits = (2 * pairs * top).bit_length() if top else 0
+        if k > start and bits + digit_bits > WORD_BITS:
+            groups.append((start, k))
+            start, bits = k, face_bits
+        bits += digit_bits
+    groups.append((start, last))
+    return groups
 
 
 def _signed(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:

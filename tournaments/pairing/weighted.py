@@ -29,23 +29,26 @@ def max_weight_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcar
 
 def optimal_face(
     size: int, edges: Sequence[tuple[int, int, int]]
-) -> tuple[list[int], list[int], list[bool], list[list[int]]]:
+) -> tuple[list[int], list[int], list[bool], list[list[int]], list[int]]:
     """A maximum-weight matching and what its optimal dual solution says of every other: (the matching as
     partners, the edges tight under the dual (indices into ``edges``), the nodes of positive dual, the node
     sets of the blossoms of positive dual, in each of which every optimum leaves exactly one node unmatched
-    within the set).
+    within the set, and for each tight edge its ends of positive dual plus twice the blossoms of positive
+    dual that hold both ends).
 
     By complementary slackness every maximum-weight matching uses only tight edges and covers every node of
     positive dual (and every tight edge of an optimum is tight under every optimal dual); when no blossom's
     dual is positive, every matching of tight edges that covers those nodes is a maximum-weight matching."""
     if not edges:
-        return [NONE] * size, [], [False] * size, []
+        return [NONE] * size, [], [False] * size, [], []
     matcher = _Matcher(size, edges)
     mate = matcher.solve(False)
-    tight = [k for k, slack in enumerate(matcher.slacks()) if slack == 0]
+    slacks, held = matcher.slacks()
+    tight = [k for k, slack in enumerate(slacks) if slack == 0]
     positive = [matcher.dual[v] > 0 for v in range(size)]
     odd_sets = [matcher.leaves(b) for b in range(size, 2 * size) if matcher.base[b] >= 0 and matcher.dual[b] > 0]
-    return mate, tight, positive, odd_sets
+    face = [int(positive[edges[k][0]]) + int(positive[edges[k][1]]) + 2 * held[k] for k in tight]
+    return mate, tight, positive, odd_sets, face
 
 
 class _Matcher:
@@ -370,9 +373,10 @@ class _Matcher:
                     self.expand_blossom(b, True)
         return [self.endpoint[end] if end != NONE else NONE for end in self.mate]
 
-    def slacks(self) -> list[int]:
-        """Every edge's slack under the final duals: its two nodes' duals, less twice its weight, plus twice the
-        duals of the blossoms holding both ends (never negative when the duals are feasible)."""
+    def slacks(self) -> tuple[list[int], list[int]]:
+        """Every edge's slack under the final duals (its two nodes' duals, less twice its weight, plus twice the
+        duals of the blossoms holding both ends: never negative when the duals are feasible), and how many
+        blossoms of positive dual hold both its ends."""
         chains: list[list[int]] = []
         for v in range(self.size):
             chain: list[int] = []
@@ -384,16 +388,20 @@ class _Matcher:
             chains.append(chain)
         dual, endpoint = self.dual, self.endpoint
         found: list[int] = []
+        held: list[int] = []
         for k, w in enumerate(self.weight):
             u, v = endpoint[2 * k], endpoint[2 * k + 1]
             slack = dual[u] + dual[v] - 2 * w
             above_u, above_v = chains[u], chains[v]
+            count = 0
             for index in range(min(len(above_u), len(above_v))):
                 if above_u[index] != above_v[index]:
                     break
                 slack += 2 * dual[above_u[index]]
+                count += int(dual[above_u[index]] > 0)
             found.append(slack)
-        return found
+            held.append(count)
+        return found, held
 
     def adjust(self, maxcardinality: bool) -> bool:
         """Change the duals by the largest step that keeps them feasible; True when the optimum is reached."""

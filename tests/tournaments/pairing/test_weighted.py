@@ -73,21 +73,27 @@ def test_maximum_weight_matching_weighs_what_networkx_finds(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_the_optimal_face_holds_every_optimum(seed: int) -> None:
     """Every maximum-weight matching uses tight edges only and covers the nodes of positive dual; a matching of
-    tight edges covering those nodes is optimal when no odd set's dual is positive."""
+    tight edges covering those nodes is optimal when no odd set's dual is positive; among the matchings of tight
+    edges, the optima are those of greatest face weight."""
     rng = random.Random(100 + seed)
     for _ in range(200):
         size = rng.randint(1, 9)
         edges = _graph(rng, size)
-        mate, tight, positive, odd_sets = weighted.optimal_face(size, edges)
+        mate, tight, positive, odd_sets, face = weighted.optimal_face(size, edges)
         best = _weight(edges, mate)
         tight_pairs = {(edges[k][0], edges[k][1]) for k in tight}
+        face_of = {(edges[k][0], edges[k][1]): weight for k, weight in zip(tight, face)}
+        top_face = sum(face_of[pair] for pair in ((v, u) for v, u in enumerate(mate) if u > v))
         for matching in _matchings(size, [(u, v) for u, v, _ in edges]):
             pairs = {(v, u) for v, u in enumerate(matching) if u > v}
             covers = all(matching[v] != FREE for v in range(size) if positive[v])
-            if _weight(edges, matching) == best:
+            optimal = _weight(edges, matching) == best
+            if optimal:
                 assert pairs <= tight_pairs and covers
             elif not odd_sets:
                 assert not (pairs <= tight_pairs and covers)
+            if pairs <= tight_pairs:  # among matchings of tight edges the face weight tells the optima
+                assert (sum(face_of[pair] for pair in pairs) == top_face) == optimal
 
 
 def _matchings(size: int, pairs: list[tuple[int, int]]) -> list[list[int]]:
@@ -149,7 +155,7 @@ def test_first_transposition_is_the_lexicographic_first_of_the_face(seed: int) -
     for _ in range(300):
         size = rng.randint(2, 9)
         edges = _graph(rng, size)
-        mate, tight, positive, odd_sets = weighted.optimal_face(size, edges)
+        mate, tight, positive, odd_sets, _face = weighted.optimal_face(size, edges)
         sequence = rng.sample(range(size), rng.randint(1, size))
         tight_pairs = [(edges[k][0], edges[k][1]) for k in tight]
         keep_size = any(len(odd_set) == size for odd_set in odd_sets)
