@@ -412,11 +412,13 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
 
 
 WORD_BITS = 56  # a phase's weights stay under this when its digits allow: mypyc's ints are unboxed below 2 ** 62
+SMALL_PHASE_BITS = 24  # a group of digits this small joins the next digit even past WORD_BITS: a phase costs a matching
 
 
 def _phases(rows: Mapping[Edge, list[int]], nodes: int, last: int) -> list[tuple[int, int]]:
     """Digits 0 .. ``last`` - 1 in groups (start, stop), each group's weights (:func:`_signed`, with a face weight
-    of at most a few units before them after the first) under WORD_BITS bits when its digits allow."""
+    of at most a few units before them after the first) under WORD_BITS bits when its digits allow, and no
+    group under SMALL_PHASE_BITS but the last."""
     pairs = nodes // 2 + 1
     groups: list[tuple[int, int]] = []
     start, bits = 0, 0
@@ -424,7 +426,7 @@ def _phases(rows: Mapping[Edge, list[int]], nodes: int, last: int) -> list[tuple
     for k in range(last):
         top = max(abs(row[k]) for row in rows.values())
         digit_bits = (2 * pairs * top).bit_length() if top else 0
-        if k > start and bits + digit_bits > WORD_BITS:
+        if k > start and bits + digit_bits > WORD_BITS and bits >= SMALL_PHASE_BITS:
             groups.append((start, k))
             start, bits = k, face_bits
         bits += digit_bits
