@@ -9,11 +9,14 @@ the first later player he can meet such that the pairing can still be completed 
 before; a player who can meet no later one is left to float or to meet a player outside the bracket (digit
 zero).
 
-"Completed optimally" is a question of cardinality when the digits before have been solved as a
-maximum-weight matching (``weighted.optimal_face``) whose optimal dual has no odd set of positive value:
-the optimal matchings are then exactly the matchings of the edges tight under that dual that match every
-node of positive dual (complementary slackness, both ways). Each choice is checked by re-matching the one or
-two nodes it frees (``cardinality.cover``), the chosen pairs held fixed.
+"Completed optimally" is asked of the matchings of the edges tight under the optimal dual of the digits
+before (``weighted.optimal_face``) that match every node of positive dual: a question of cardinality. By
+complementary slackness every optimal matching is one of them, and they are all optimal when no odd set has
+a positive dual; otherwise the caller (``dutch_bracket._lexicographic``) keeps the result only when it is
+optimal, which makes it the first of the optimal ones too. With ``keep_size`` (the set of all nodes is such an
+odd set: every optimum is a maximum matching) the choices also keep the matching's size. Each choice is
+checked by re-matching the one or two nodes it frees (``cardinality.augment``, ``cardinality.cover``), the
+chosen pairs held fixed.
 """
 
 from __future__ import annotations
