@@ -1,10 +1,25 @@
 """Benchmark of duplicate rounds (issue 37): how much less the final standings depend on the deal.
 
-Many heads-up events of bots of known strength are played with the engine (no database): a bot of strength s
-plays the heuristic bot's move with probability s and a random legal move otherwise, the field's strengths
-spread evenly from 0 to 1 (or 0.5 to 1: a close field) and dealt to the entrants' names at random, event by
-event (every rating is 1500, so the names give the pairing numbers and break the last ties: names in strength
-order would rank by strength for free). Each event is played twice, with the same field, pairing program
+Many heads-up events of bots of known strength are played with the engine (no database). Two kinds of field:
+
+- policies (the issue's figures): the 16 heuristic bots of bench.handicapped, each with its own set of four
+  handicaps (habits of weaker players: no counting out the endgame, no throwing in, hoarding trumps, leading
+  high), one of each in every event. A policy's true strength is measured, not assumed: its mean score
+  against the other 15 on fresh deals (``calibrate``: every pair plays each deal from both sides, under the
+  same way of acting as the events). They play with the defender answering before the attacker throws in
+  (``ordered``: arena.play_game's ``first_listed``), so that a game is decided by the deal, the seats and the
+  two policies alone: the deal is the only luck, as the issue means it ("a Swiss of seven rounds ranks luck
+  nearly as much as play"), and players differ by how they play, as a championship's do. ``policy_race_``:
+  the same field with the arena's draw of who acts first when both may, a luck of the play that no deal
+  explains (it decides most of a game between two handicapped bots: ``policy_race_deal_share_*``).
+- random moves (``random_moves_`` and the other prefixes, measured first): a bot of strength s plays the
+  heuristic bot's move with probability s and a random legal move otherwise, strengths spread evenly from 0
+  (or 0.5, 0.8) to 1. Their luck is the random moves, not the deal (``deal_share_<s>`` is near 0 below s =
+  1), so these fields cannot show what duplicate scoring takes out; they are kept as they were measured.
+
+Strengths (or policies) are dealt to the entrants' names at random, event by event (every rating is 1500,
+so the names give the pairing numbers and break the last ties: names in strength order would rank by
+strength for free). Each event is played twice, with the same field, pairing program
 (tournaments.pairing.pair_swiss, or a round robin) and rules (podkidnoy, 36 cards):
 
 - plain: every board is dealt a shuffle of its own, the lowest trump leads, and the standings rank by points
@@ -18,23 +33,32 @@ order would rank by strength for free). Each event is played twice, with the sam
 Figures (Spearman's rank correlation between the final standings and the bots' true strengths, the mean over
 the events, 1 = the standings are the strength order):
 
-- ``plain_rank_correlation``, ``duplicate_rank_correlation``: a Swiss of 16 bots and 5 rounds, as above;
+- ``plain_rank_correlation``, ``duplicate_rank_correlation``: the issue's Swiss, 16 policies and 5 rounds;
 - ``duplicate_tiebreak_rank_correlation``: the duplicate events ranked by points, the duplicate total
   breaking ties (the other scoring choice);
-- ``round_robin_*``: the same three for a round robin of 10 bots (9 rounds), where every entrant meets the
-  same field, so that a hand's holders are compared across opponents of every strength;
-- ``close_swiss_*``, ``close_round_robin_*``: the same with a close field (strengths from 0.5 to 1), where the
-  deal decides more of each game;
+- ``duplicate_minus_plain``, ``duplicate_tiebreak_minus_plain``: the differences, event by event (plain
+  and duplicate events of a number share their field, so their standard error is the paired one);
+- ``policy_strength_<policy>``: the calibration (handicaps joined by "_");
+- ``policy_race_*``: the same for the policies with the arena's draw of who acts;
+- ``random_moves_*``: the Swiss of 16 random-move bots, strengths from 0 to 1 (``plain_rank_correlation``
+  and ``duplicate_rank_correlation`` before the policies' field);
+- ``round_robin_*``: the same for a round robin of 10 random-move bots (9 rounds), where every entrant meets
+  the same field, so that a hand's holders are compared across opponents of every strength;
+- ``close_swiss_*``, ``close_round_robin_*``: the same with a close field (strengths from 0.5 to 1);
 - ``strong_swiss_*``: the Swiss with strengths from 0.8 to 1, where few moves are random;
-- ``deal_share_<s>``: how much the deal decides between two bots of strength s (``_deal_share``): a deal can
-  only take out of the standings the luck that is the deal's;
-- ``events``, ``games``: how many events of each kind and format, and games in all; ``*_stderr``: the
-  standard error of each mean (plain and duplicate events share their field but are dealt apart; a
-  difference's standard error is taken as the root of the sum of the two squares, as if independent).
+- ``deal_share_<s>``, ``policy_deal_share_<policy>``, ``policy_race_deal_share_<policy>``: how much the deal
+  decides between two copies of one bot (``_deal_share``): a deal can only take out of the standings the
+  luck that is the deal's (two copies of an ordered policy play a deal the same way every time: 1 by
+  construction);
+- ``policy_common_deal_share``, ``policy_race_common_deal_share``: how much of a game between two policies
+  of the field the deal decides the same way whoever plays it (``_common_deal_share``), the part of the
+  deal's luck a comparison of a hand's holders across boards can take out;
+- ``events``, ``games``, ``calibration_deals``; ``*_stderr``: the standard error of each mean.
 
-Usage: ``python bench/duplicate.py [--quick] [--json PATH] [--events N] [--first N] [--workers N] [--field NAME ...]``
-(a field: swiss, round_robin, close_swiss, close_round_robin). Seeded: event n plays the same games whatever
-the workers; docs/experiments.md has the runs and what they say.
+Usage: ``python bench/duplicate.py [--quick] [--json PATH] [--events N] [--first N] [--workers N]
+[--calibration-deals N] [--field NAME ...]`` (a field: swiss, policy_race, random_moves, round_robin,
+close_swiss, close_round_robin, strong_swiss, deal_share; --quick alone plays QUICK_FIELDS). Seeded: event n plays the same games whatever the
+workers; docs/experiments.md has the runs and what they say.
 """
 
 from __future__ import annotations
@@ -113,6 +137,8 @@ DEAL_SHARE_DEALS = 100
 DEAL_SHARE_PLAYS = 8
 EVENTS = 20
 QUICK_EVENTS = 2
+# --quick without --field: the issue's Swiss, the random-move Swiss and the deal's shares (within a minute).
+QUICK_FIELDS = ("swiss", "random_moves", "deal_share")
 KINDS = {
     "plain": "plain deals, points",
     "duplicate": "duplicate deals, the duplicate total",
@@ -304,6 +330,36 @@ def _deal_share(bot: Bot, label: str, deals: int, plays: int, *, ordered: bool =
     return between / (between + within_variance) if between + within_variance else 0.0
 
 
+def _common_deal_share(deals: int, *, ordered: bool) -> float:
+    """The share of a game's outcome between two policies of the field that is the deal's own, the same
+    whoever plays it: each of ``deals`` deals is played at 8 boards, the 16 policies paired at random (seeded
+    by the deal), the holder of the hand that leads scoring 1, 1/2 or 0; the variance of the deals' true
+    means (the spread of the deals' means less what the within-deal variance puts into it) over the total.
+    This is the luck a duplicate comparison of a hand's holders can take out; the rest is the players, and
+    how the deal suits the two who play it."""
+    rng = random.Random(f"common deal share {ordered}")
+    bots = {name: handicapped(name) for name in POLICIES}
+    means, within = [], []
+    for number in range(deals):
+        seed = f"common deal share {number}"
+        base = deal(RULES, 2, seed=seed, salt="bench")
+        leader = first_attacker_for(RULES, base.hands, base.trump)
+        order = list(POLICIES)
+        random.Random(seed).shuffle(order)
+        scores = []
+        for board in range(len(order) // 2):
+            rotation = board % 2
+            players = [bots[order[2 * board]], bots[order[2 * board + 1]]]
+            seat_places, _ = _play(seed, rotation, players, rng, duplicate=True, ordered=ordered)
+            scores.append(_score(seat_places, seat_of_hand(leader, rotation, 2)))
+        means.append(statistics.mean(scores))
+        within.append(statistics.variance(scores))
+    boards = len(POLICIES) // 2
+    within_variance = statistics.mean(within)
+    between = max(0.0, statistics.variance(means) - within_variance / boards)
+    return between / (between + within_variance) if between + within_variance else 0.0
+
+
 def _stderr(values: list[float]) -> float:
     return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
 
@@ -325,7 +381,8 @@ def main() -> None:
     rows: list[list[object]] = []
     games = 0
     calibrated: dict[str, float] = {}
-    wanted = [field for field in FIELDS if not own.field or field.name in own.field]
+    chosen = own.field or (QUICK_FIELDS if args.quick else None)
+    wanted = [field for field in FIELDS if not chosen or field.name in chosen]
     deals = own.calibration_deals or (QUICK_CALIBRATION_DEALS if args.quick else CALIBRATION_DEALS)
     for ordered in sorted({field.ordered for field in wanted if field.weakest is None}, reverse=True):
         strengths, errors = calibrate(deals, ordered=ordered)
@@ -358,7 +415,7 @@ def main() -> None:
             figures[name] = round(statistics.mean(differences), 4)
             figures[f"{name}_stderr"] = round(_stderr(differences), 4)
             rows.append([label, f"{KINDS[kind]} minus plain", figures[name], figures[f"{name}_stderr"]])
-    if not own.field or "deal_share" in own.field:
+    if not chosen or "deal_share" in chosen:
         deals = 2 if args.quick else DEAL_SHARE_DEALS
         shares: list[tuple[str, str, Bot, str, bool]] = [
             (f"deal_share_{strength:g}", f"two bots of strength {strength:g}", _player(strength), str(strength), False)
@@ -374,6 +431,12 @@ def main() -> None:
             games += deals * DEAL_SHARE_PLAYS
             rows.append([f"{text}, {deals} deals x {DEAL_SHARE_PLAYS}", "the deal's share of a game's outcome",
                          figures[key], ""])  # fmt: skip
+        for prefix, how, ordered in (("policy_", "the defender first", True), ("policy_race_", "who acts drawn", False)):
+            key = f"{prefix}common_deal_share"
+            figures[key] = round(_common_deal_share(deals, ordered=ordered), 4)
+            games += deals * len(POLICIES) // 2
+            rows.append([f"the 16 policies paired at random, {how}, {deals} deals x {len(POLICIES) // 2} boards",
+                         "the deal's share of a game's outcome, the same at every board", figures[key], ""])  # fmt: skip
     figures["events"] = events
     figures["games"] = games
     print(f"{events} events of each kind and format, {games} games in {time.perf_counter() - started:.0f} s")
