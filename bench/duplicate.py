@@ -40,6 +40,7 @@ the events, 1 = the standings are the strength order):
   and duplicate events of a number share their field, so their standard error is the paired one);
 - ``policy_strength_<policy>``: the calibration (handicaps joined by "_");
 - ``policy_race_*``: the same for the policies with the arena's draw of who acts;
+- ``policy_round_robin_*``: the 16 policies (the defender first) in a round robin (15 rounds);
 - ``random_moves_*``: the Swiss of 16 random-move bots, strengths from 0 to 1 (``plain_rank_correlation``
   and ``duplicate_rank_correlation`` before the policies' field);
 - ``round_robin_*``: the same for a round robin of 10 random-move bots (9 rounds), where every entrant meets
@@ -56,9 +57,9 @@ the events, 1 = the standings are the strength order):
 - ``events``, ``games``, ``calibration_deals``; ``*_stderr``: the standard error of each mean.
 
 Usage: ``python bench/duplicate.py [--quick] [--json PATH] [--events N] [--first N] [--workers N]
-[--calibration-deals N] [--field NAME ...]`` (a field: swiss, policy_race, random_moves, round_robin,
-close_swiss, close_round_robin, strong_swiss, deal_share; --quick alone plays QUICK_FIELDS). Seeded: event n plays the same games whatever the
-workers; docs/experiments.md has the runs and what they say.
+[--calibration-deals N] [--field NAME ...]`` (a field: swiss, policy_race, policy_round_robin, random_moves,
+round_robin, close_swiss, close_round_robin, strong_swiss, deal_share; --quick alone plays QUICK_FIELDS).
+Seeded: event n plays the same games whatever the workers; docs/experiments.md has the runs and what they say.
 """
 
 from __future__ import annotations
@@ -119,6 +120,7 @@ class Field:
 FIELDS = (
     Field("", PLAYERS, True, None, ordered=True),
     Field("policy_race_", PLAYERS, True, None),
+    Field("policy_round_robin_", PLAYERS, False, None, ordered=True),
     Field("random_moves_", PLAYERS, True, 0.0),
     Field("round_robin_", ROUND_ROBIN_PLAYERS, False, 0.0),
     Field("close_swiss_", PLAYERS, True, 0.5),
