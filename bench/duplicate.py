@@ -239,13 +239,13 @@ def _spread(players: int, weakest: float) -> list[float]:
 
 def _pair_of_events(task: tuple[int, Field, Mapping[str, float]]) -> tuple[dict[str, float], int]:
     """Event ``number`` played plain and duplicate: the rank correlation of each kind, and the games played.
-    ``calibrated``: the policies' strengths, for the field of policies."""
+    ``calibrated``: the policies' strengths (keyed "ordered:name" and "race:name"), for the field of policies."""
     number, field, calibrated = task
-    calibrated = calibrated if field.weakest is not None else _calibration_of(calibrated, field.ordered)
     if field.weakest is None:
         policy_of = _strengths(number, range(len(POLICIES)))
+        measured = _calibration_of(calibrated, field.ordered)
         bots = {entrant: handicapped(POLICIES[int(index)]) for entrant, index in policy_of.items()}
-        strengths = {entrant: calibrated[POLICIES[int(index)]] for entrant, index in policy_of.items()}
+        strengths = {entrant: measured[POLICIES[int(index)]] for entrant, index in policy_of.items()}
     else:
         strengths = _strengths(number, _spread(field.players, field.weakest))
         bots = {entrant: _player(strength) for entrant, strength in strengths.items()}
@@ -441,7 +441,8 @@ def main() -> None:
                          "the deal's share of a game's outcome, the same at every board", figures[key], ""])  # fmt: skip
     figures["events"] = events
     figures["games"] = games
-    print(f"{events} events of each kind and format, {games} games in {time.perf_counter() - started:.0f} s")
+    played = f"{events} events of each kind and format, " if wanted else ""
+    print(f"{played}{games} games in {time.perf_counter() - started:.0f} s")
     print_table(["event", "scoring", "rank correlation with strength", "standard error"], rows)
     if args.json:
         write_report(args.json, figures)

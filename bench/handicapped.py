@@ -11,9 +11,9 @@ Each handicap is a rule over the position alone (no random draw), a habit of a w
   good cards early).
 
 A player's policy is a set of handicaps; the 16 sets of the four make a field of 16 policies. Apart from
-the arena's draw of who acts first when two seats may (games.bots.arena.play_game), a game between two of
-them is decided by the deal and the seats, so that, as between a championship's players, the deal is the
-luck. Their strengths are not assumed from the number of handicaps but measured (bench/duplicate.py's
+the arena's draw of who acts first when two seats may (games.bots.arena.play_game, unless ``first_listed``)
+and the heuristic's random move in a game gone on past LONG_GAME_BOUTS bouts, a game between two of them is
+decided by the deal and the seats, so that, as between a championship's players, the deal is the luck. Their strengths are not assumed from the number of handicaps but measured (bench/duplicate.py's
 calibration).
 """
 
