@@ -23,7 +23,6 @@ from tournaments.models import (
 )
 from games.engine import Rules, deal
 from games.engine.deal import deck_text
-from games.models import Game
 from tournaments.pairing import duplicate
 
 AUDIT_PAGE = 200
@@ -602,13 +601,16 @@ def round_deals(*, tournament: Tournament, round_: Round) -> list[DealLine]:
         shown = _deal_shown(tournament, identifier, value, closed=closed)
         lines.append(DealLine(deal=identifier, commitment=value["commitment"], hands=hands_of(identifier),
                               salt=shown.get("salt", ""), deck=shown.get("deck", "")))  # fmt: skip
-    # A replayed board's game was dealt a fresh deck under its own commitment, shown as any game's once over.
-    replays = {match_game.deal: match_game for match_game, _, _ in mine if match_game.deal not in round_.deals}
-    games = Game.objects.in_bulk([match_game.game_id for match_game in replays.values()])
-    for identifier, match_game in sorted(replays.items(), key=lambda item: (item[1].pairing.board, item[1].number)):
-        game = games[match_game.game_id]
-        deck = "" if game.deck_held else game.revealed_deck
-        lines.append(DealLine(deal=identifier, commitment=game.commitment, hands=hands_of(identifier),
+    # A replayed board's game was dealt a fresh deck under its own commitment (public from its start, as every
+    # game's), its deck shown once the game is over; listed from the start too, its holders once the round is closed.
+    replays = (
+        MatchGame.objects.filter(pairing__round=round_, deal__contains="/")
+        .select_related("game", "pairing").order_by("pairing__board", "number")
+    )  # fmt: skip
+    for match_game in replays:
+        game = match_game.game
+        deck = game.revealed_deck if closed and not game.deck_held else ""
+        lines.append(DealLine(deal=match_game.deal, commitment=game.commitment, hands=hands_of(match_game.deal),
                               salt=game.salt if deck else "", deck=deck, board=match_game.pairing.board))  # fmt: skip
     return lines
 

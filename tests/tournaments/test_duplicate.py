@@ -377,8 +377,17 @@ def test_the_round_page_lists_a_replayed_board_scored_alone() -> None:
     replay = results.match_game_decide(match_game=boards[1], decision=results.REPLAY, by=event.director,
                                        reason="A seat lost its connection", seen_version=boards[1].pairing.version)  # fmt: skip
     fresh = replay.game
-    for game in [boards[0].game, fresh, boards[2].game]:
+    client = APIClient()
+    url = reverse("tournaments:round", args=[event.pk, 1])
+    for game in [boards[0].game, fresh]:
         finish_game(game)
+    # While the round plays, the replay is listed with its commitment; nobody's hand is shown yet.
+    fresh.refresh_from_db()
+    assert fresh.revealed_deck
+    page = client.get(url).content.decode()
+    assert f"replayed on a deck of its own (deal 1.1.2/{fresh.pk})" in page and fresh.commitment in page
+    assert "Cards left" not in page and fresh.revealed_deck not in page
+    finish_game(boards[2].game)
     round_ = Round.objects.get(tournament=event, number=1)
     assert round_.status == RoundStatus.CLOSED
     fresh.refresh_from_db()
@@ -393,8 +402,6 @@ def test_the_round_page_lists_a_replayed_board_scored_alone() -> None:
     assert verify_commitment(replayed.commitment, replayed.salt, replayed.deck)
     holders = [holder for _, hand_holders in replayed.hands for holder in hand_holders]
     assert [(holder.board, holder.score) for holder in holders] == [(2, 0.5), (2, 0.5)]
-    client = APIClient()
-    url = reverse("tournaments:round", args=[event.pk, 1])
     page = client.get(url).content.decode()
     assert f"Board 2, game 1: replayed on a deck of its own (deal 1.1.2/{fresh.pk})" in page
     assert "it is scored alone" in page and page.count('<tr><td><a href="') == 6
