@@ -370,6 +370,8 @@ def test_a_replayed_board_is_a_deal_of_its_own_and_its_stopped_game_is_revealed_
 
 
 def test_the_round_page_lists_a_replayed_board_scored_alone() -> None:
+    from django.utils import translation
+
     from tournaments.services import results
 
     event = _running_duplicate(bots(6))
@@ -406,6 +408,8 @@ def test_the_round_page_lists_a_replayed_board_scored_alone() -> None:
     assert f"Board 2, game 1: replayed on a deck of its own (deal 1.1.2/{fresh.pk})" in page
     assert "it is scored alone" in page and page.count('<tr><td><a href="') == 6
     client.cookies["django_language"] = "ru"
-    page = client.get(url).content.decode()
+    # The page's request activates Russian in this thread; the override puts back the language it found.
+    with translation.override(translation.get_language()):
+        page = client.get(url).content.decode()
     assert f"Стол 2, партия 1: переиграна с новой колодой (сдача 1.1.2/{fresh.pk})" in page
     assert "оценивается отдельно" in page
