@@ -1,10 +1,25 @@
 """Benchmark of duplicate rounds (issue 37): how much less the final standings depend on the deal.
 
-Many heads-up events of bots of known strength are played with the engine (no database): a bot of strength s
-plays the heuristic bot's move with probability s and a random legal move otherwise, the field's strengths
-spread evenly from 0 to 1 (or 0.5 to 1: a close field) and dealt to the entrants' names at random, event by
-event (every rating is 1500, so the names give the pairing numbers and break the last ties: names in strength
-order would rank by strength for free). Each event is played twice, with the same field, pairing program
+Many heads-up events of bots of known strength are played with the engine (no database). Two kinds of field:
+
+- policies (the issue's figures): the 16 heuristic bots of bench.handicapped, each with its own set of four
+  handicaps (habits of weaker players: no counting out the endgame, no throwing in, hoarding trumps, leading
+  high), one of each in every event. A policy's true strength is measured, not assumed: its mean score
+  against the other 15 on fresh deals (``calibrate``: every pair plays each deal from both sides, under the
+  same way of acting as the events). They play with the defender answering before the attacker throws in
+  (``ordered``: arena.play_game's ``first_listed``), so that a game is decided by the deal, the seats and the
+  two policies alone: the deal is the only luck, as the issue means it ("a Swiss of seven rounds ranks luck
+  nearly as much as play"), and players differ by how they play, as a championship's do. ``policy_race_``:
+  the same field with the arena's draw of who acts first when both may, a luck of the play that no deal
+  explains (it decides most of a game between two handicapped bots: ``policy_race_deal_share_*``).
+- random moves (``random_moves_`` and the other prefixes, measured first): a bot of strength s plays the
+  heuristic bot's move with probability s and a random legal move otherwise, strengths spread evenly from 0
+  (or 0.5, 0.8) to 1. Their luck is the random moves, not the deal (``deal_share_<s>`` is near 0 below s =
+  1), so these fields cannot show what duplicate scoring takes out; they are kept as they were measured.
+
+Strengths (or policies) are dealt to the entrants' names at random, event by event (every rating is 1500,
+so the names give the pairing numbers and break the last ties: names in strength order would rank by
+strength for free). Each event is played twice, with the same field, pairing program
 (tournaments.pairing.pair_swiss, or a round robin) and rules (podkidnoy, 36 cards):
 
 - plain: every board is dealt a shuffle of its own, the lowest trump leads, and the standings rank by points
@@ -18,23 +33,33 @@ order would rank by strength for free). Each event is played twice, with the sam
 Figures (Spearman's rank correlation between the final standings and the bots' true strengths, the mean over
 the events, 1 = the standings are the strength order):
 
-- ``plain_rank_correlation``, ``duplicate_rank_correlation``: a Swiss of 16 bots and 5 rounds, as above;
+- ``plain_rank_correlation``, ``duplicate_rank_correlation``: the issue's Swiss, 16 policies and 5 rounds;
 - ``duplicate_tiebreak_rank_correlation``: the duplicate events ranked by points, the duplicate total
   breaking ties (the other scoring choice);
-- ``round_robin_*``: the same three for a round robin of 10 bots (9 rounds), where every entrant meets the
-  same field, so that a hand's holders are compared across opponents of every strength;
-- ``close_swiss_*``, ``close_round_robin_*``: the same with a close field (strengths from 0.5 to 1), where the
-  deal decides more of each game;
+- ``duplicate_minus_plain``, ``duplicate_tiebreak_minus_plain``: the differences, event by event (plain
+  and duplicate events of a number share their field, so their standard error is the paired one);
+- ``policy_strength_<policy>``: the calibration (handicaps joined by "_");
+- ``policy_race_*``: the same for the policies with the arena's draw of who acts;
+- ``policy_round_robin_*``: the 16 policies (the defender first) in a round robin (15 rounds);
+- ``random_moves_*``: the Swiss of 16 random-move bots, strengths from 0 to 1 (``plain_rank_correlation``
+  and ``duplicate_rank_correlation`` before the policies' field);
+- ``round_robin_*``: the same for a round robin of 10 random-move bots (9 rounds), where every entrant meets
+  the same field, so that a hand's holders are compared across opponents of every strength;
+- ``close_swiss_*``, ``close_round_robin_*``: the same with a close field (strengths from 0.5 to 1);
 - ``strong_swiss_*``: the Swiss with strengths from 0.8 to 1, where few moves are random;
-- ``deal_share_<s>``: how much the deal decides between two bots of strength s (``_deal_share``): a deal can
-  only take out of the standings the luck that is the deal's;
-- ``events``, ``games``: how many events of each kind and format, and games in all; ``*_stderr``: the
-  standard error of each mean (plain and duplicate events share their field but are dealt apart; a
-  difference's standard error is taken as the root of the sum of the two squares, as if independent).
+- ``deal_share_<s>``, ``policy_deal_share_<policy>``, ``policy_race_deal_share_<policy>``: how much the deal
+  decides between two copies of one bot (``_deal_share``): a deal can only take out of the standings the
+  luck that is the deal's (two copies of an ordered policy play a deal the same way every time: 1 by
+  construction);
+- ``policy_common_deal_share``, ``policy_race_common_deal_share``: how much of a game between two policies
+  of the field the deal decides the same way whoever plays it (``_common_deal_share``), the part of the
+  deal's luck a comparison of a hand's holders across boards can take out;
+- ``events``, ``games``, ``calibration_deals``; ``*_stderr``: the standard error of each mean.
 
-Usage: ``python bench/duplicate.py [--quick] [--json PATH] [--events N] [--first N] [--workers N] [--field NAME ...]``
-(a field: swiss, round_robin, close_swiss, close_round_robin). Seeded: event n plays the same games whatever
-the workers; docs/experiments.md has the runs and what they say.
+Usage: ``python bench/duplicate.py [--quick] [--json PATH] [--events N] [--first N] [--workers N]
+[--calibration-deals N] [--field NAME ...]`` (a field: swiss, policy_race, policy_round_robin, random_moves,
+round_robin, close_swiss, close_round_robin, strong_swiss, deal_share; --quick alone plays QUICK_FIELDS).
+Seeded: event n plays the same games whatever the workers; docs/experiments.md has the runs and what they say.
 """
 
 from __future__ import annotations
@@ -47,6 +72,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
@@ -54,6 +80,7 @@ if not __package__:
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bench._common import parse_args, print_table, write_report
+from bench.handicapped import all_policies, handicapped
 from games.bots import BOTS
 from games.bots.arena import play_game
 from games.bots.knowledge import Observation
@@ -69,30 +96,61 @@ from tournaments.pairing.swiss import pairing_numbers
 PLAYERS = 16
 ROUNDS = 5
 ROUND_ROBIN_PLAYERS = 10
-# (figure prefix, bots, Swiss or round robin, the weakest bot's strength): the issue's Swiss first, then a round
+
+
+@dataclass(frozen=True)
+class Field:
+    """A kind of event: its figures' prefix, its bots, Swiss or round robin, and the weakest random-move
+    bot's strength (None: the field of handicapped policies, bench.handicapped, one of each); ``ordered``:
+    the defender answers before the attacker throws in (else the arena draws who acts when both may)."""
+
+    prefix: str
+    players: int
+    swiss: bool
+    weakest: float | None
+    ordered: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.prefix.rstrip("_") or "swiss"
+
+
+# The issue's Swiss of players who differ by policy first, then the random-move bots: the same Swiss, a round
 # robin (every entrant meets the same field), each also with a close field, where the deal decides more.
 FIELDS = (
-    ("", PLAYERS, True, 0.0),
-    ("round_robin_", ROUND_ROBIN_PLAYERS, False, 0.0),
-    ("close_swiss_", PLAYERS, True, 0.5),
-    ("close_round_robin_", ROUND_ROBIN_PLAYERS, False, 0.5),
-    ("strong_swiss_", PLAYERS, True, 0.8),
+    Field("", PLAYERS, True, None, ordered=True),
+    Field("policy_race_", PLAYERS, True, None),
+    Field("policy_round_robin_", PLAYERS, False, None, ordered=True),
+    Field("random_moves_", PLAYERS, True, 0.0),
+    Field("round_robin_", ROUND_ROBIN_PLAYERS, False, 0.0),
+    Field("close_swiss_", PLAYERS, True, 0.5),
+    Field("close_round_robin_", ROUND_ROBIN_PLAYERS, False, 0.5),
+    Field("strong_swiss_", PLAYERS, True, 0.8),
 )
-# The deal's share: two bots of one strength play each of DEAL_SHARE_DEALS deals DEAL_SHARE_PLAYS times.
+POLICIES = all_policies()
+# The policies' strengths: every pair plays CALIBRATION_DEALS deals, each from both sides.
+CALIBRATION_DEALS = 10
+QUICK_CALIBRATION_DEALS = 1
+# The deal's share: two bots of one strength (or one policy) play each of DEAL_SHARE_DEALS deals
+# DEAL_SHARE_PLAYS times.
 DEAL_SHARE_STRENGTHS = (0.5, 0.75, 0.9, 1.0)
+DEAL_SHARE_POLICIES = ("heuristic", "throws+trumps", "endgame+throws+trumps+leads")
 DEAL_SHARE_DEALS = 100
 DEAL_SHARE_PLAYS = 8
 EVENTS = 20
 QUICK_EVENTS = 2
+# --quick without --field: the issue's Swiss, the random-move Swiss and the deal's shares (within a minute).
+QUICK_FIELDS = ("swiss", "random_moves", "deal_share")
 KINDS = {
     "plain": "plain deals, points",
     "duplicate": "duplicate deals, the duplicate total",
     "duplicate_tiebreak": "duplicate deals, points (the total breaks ties)",
 }
 RULES = preset_rules("podkidnoy")
+Bot = Callable[[Observation, random.Random], Action]
 
 
-def _player(strength: float) -> Callable[[Observation, random.Random], Action]:
+def _player(strength: float) -> Bot:
     """A bot of ``strength``: the heuristic bot's move with that probability, else a random legal move."""
     heuristic, random_move = BOTS["heuristic"], BOTS["random"]
 
@@ -102,32 +160,31 @@ def _player(strength: float) -> Callable[[Observation, random.Random], Action]:
     return choose
 
 
-def _play(seed: str, rotation: int, bots: Sequence[Callable[[Observation, random.Random], Action]],
-          rng: random.Random, *, duplicate: bool) -> tuple[list[int], list[int]]:  # fmt: skip
+def _play(seed: str, rotation: int, bots: Sequence[Bot], rng: random.Random, *, duplicate: bool,
+          ordered: bool = False) -> tuple[list[int], list[int]]:  # fmt: skip
     """One game: each seat's place (0 the best) and cards left. A duplicate board leads with the hand that
-    leads the deal; a plain one with its own lowest trump."""
+    leads the deal; a plain one with its own lowest trump. ``ordered``: when both seats may act, the defender
+    answers first (arena.play_game's ``first_listed``), else the arena draws who acts."""
     dealt = deal(RULES, 2, seed=seed, salt="bench", rotation=rotation)
     lead = None
     if duplicate:
         base = deal(RULES, 2, seed=seed, salt="bench")
         lead = lead_seat(first_attacker_for(RULES, base.hands, base.trump), rotation, 2)
     state = dealt.state(first_attacker=lead)
-    play_game(state, bots, rng, check=False)
+    play_game(state, bots, rng, check=False, first_listed=ordered)
     return places_of(places(state), 2), [hand.bit_count() for hand in state.hands]
 
 
-def _event(
-    number: int, duplicate: bool, strengths: Mapping[str, float], *, swiss: bool = True
-) -> tuple[list[str], list[str], int]:
-    """Play one Swiss (or round robin); the final order (best first) by its scoring, by points then the
-    duplicate total, and the number of games."""
+def _event(number: int, duplicate: bool, bots: Mapping[str, Bot], *, swiss: bool = True,
+           ordered: bool = False) -> tuple[list[str], list[str], int]:  # fmt: skip
+    """Play one Swiss (or round robin) of ``bots`` (by entrant); the final order (best first) by its scoring,
+    by points then the duplicate total, and the number of games."""
     rng = random.Random(f"{number}:{duplicate}:{swiss}")
-    ratings = {entrant: 1500.0 for entrant in strengths}
-    players = {entrant: _player(strength) for entrant, strength in strengths.items()}
+    ratings = {entrant: 1500.0 for entrant in bots}
     history: list[list[BoardResult]] = []
     holdings: list[Holding] = []
     games = 0
-    cycle = round_robin(list(strengths))
+    cycle = round_robin(list(bots))
     seeds = pairing_numbers(ratings)
     for round_number in range(1, (ROUNDS if swiss else len(cycle)) + 1):
         boards = pair_swiss(entrants_after(ratings, history)) if swiss else cycle[round_number - 1]
@@ -139,8 +196,8 @@ def _event(
         for index, board in enumerate(played):
             rotation = rotations[index] if duplicate else 0
             seed = round_seed if duplicate else f"{round_seed} board {index}"
-            seat_places, cards = _play(seed, rotation, [players[entrant] for entrant in board.entrants], rng,
-                                       duplicate=duplicate)  # fmt: skip
+            seat_places, cards = _play(seed, rotation, [bots[entrant] for entrant in board.entrants], rng,
+                                       duplicate=duplicate, ordered=ordered)  # fmt: skip
             games += 1
             points = tuple(1.0 if place < max(seat_places) else (0.5 if min(seat_places) == max(seat_places) else 0.0)
                            for place in seat_places)  # fmt: skip
@@ -149,7 +206,7 @@ def _event(
                 holdings.append(Holding(deal=f"{round_number}", hand=(seat + rotation) % 2, holder=entrant,
                                         place=seat_places[seat], cards_left=cards[seat]))  # fmt: skip
         history.append(results)
-    totals: dict[str, Fraction] | None = duplicate_totals(holdings, strengths) if duplicate else None
+    totals: dict[str, Fraction] | None = duplicate_totals(holdings, bots) if duplicate else None
     ranked = standings(ratings, history, scoring=Scoring(), duplicate=totals, by_duplicate=duplicate)
     by_points = standings(ratings, history, scoring=Scoring(), duplicate=totals)
     return _order(ranked), _order(by_points), games
@@ -167,20 +224,33 @@ def spearman(order: Sequence[str], strengths: Mapping[str, float]) -> float:
     return 1 - 6 * squares / (count * (count * count - 1))
 
 
-def _strengths(number: int, players: int, weakest: float) -> dict[str, float]:
-    """Event ``number``'s field: strengths spread evenly from ``weakest`` to 1, dealt to the names at random
-    (seeded by the event), so that neither a name's order nor its pairing number says how strong it is."""
-    values = [weakest + (1 - weakest) * index / (players - 1) for index in range(players)]
+def _strengths(number: int, values: Sequence[float]) -> dict[str, float]:
+    """Event ``number``'s field: ``values`` dealt to the names at random (seeded by the event), so that neither
+    a name's order nor its pairing number says how strong it is."""
+    values = list(values)
     random.Random(f"field {number}").shuffle(values)
     return {f"e{index + 1}": value for index, value in enumerate(values)}
 
 
-def _pair_of_events(task: tuple[int, int, bool, float]) -> tuple[dict[str, float], int]:
-    """Event ``number`` played plain and duplicate: the rank correlation of each kind, and the games played."""
-    number, players, swiss, weakest = task
-    strengths = _strengths(number, players, weakest)
-    plain_order, _, plain_games = _event(number, False, strengths, swiss=swiss)
-    duplicate_order, points_order, duplicate_games = _event(number, True, strengths, swiss=swiss)
+def _spread(players: int, weakest: float) -> list[float]:
+    """Random-move strengths spread evenly from ``weakest`` to 1."""
+    return [weakest + (1 - weakest) * index / (players - 1) for index in range(players)]
+
+
+def _pair_of_events(task: tuple[int, Field, Mapping[str, float]]) -> tuple[dict[str, float], int]:
+    """Event ``number`` played plain and duplicate: the rank correlation of each kind, and the games played.
+    ``calibrated``: the policies' strengths (keyed "ordered:name" and "race:name"), for the field of policies."""
+    number, field, calibrated = task
+    if field.weakest is None:
+        policy_of = _strengths(number, range(len(POLICIES)))
+        measured = _calibration_of(calibrated, field.ordered)
+        bots = {entrant: handicapped(POLICIES[int(index)]) for entrant, index in policy_of.items()}
+        strengths = {entrant: measured[POLICIES[int(index)]] for entrant, index in policy_of.items()}
+    else:
+        strengths = _strengths(number, _spread(field.players, field.weakest))
+        bots = {entrant: _player(strength) for entrant, strength in strengths.items()}
+    plain_order, _, plain_games = _event(number, False, bots, swiss=field.swiss, ordered=field.ordered)
+    duplicate_order, points_order, duplicate_games = _event(number, True, bots, swiss=field.swiss, ordered=field.ordered)
     found = {
         "plain": spearman(plain_order, strengths),
         "duplicate": spearman(duplicate_order, strengths),
@@ -190,11 +260,11 @@ def _pair_of_events(task: tuple[int, int, bool, float]) -> tuple[dict[str, float
 
 
 def _measure(
-    events: int, players: int, *, swiss: bool, weakest: float, workers: int, first: int = 0
+    events: int, field: Field, calibrated: Mapping[str, float], *, workers: int, first: int = 0
 ) -> tuple[dict[str, list[float]], int]:
     """The rank correlations of ``events`` events of each kind: plain, duplicate by the total, duplicate by
     points (the total breaking ties); and the games played, on ``workers`` processes."""
-    tasks = [(number, players, swiss, weakest) for number in range(first, first + events)]
+    tasks = [(number, field, calibrated) for number in range(first, first + events)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             done = list(pool.map(_pair_of_events, tasks))
@@ -204,13 +274,47 @@ def _measure(
     return found, sum(games for _, games in done)
 
 
-def _deal_share(strength: float, deals: int, plays: int) -> float:
-    """The share of a game's outcome that the deal decides, between two bots of ``strength``: each of ``deals``
+def _score(seat_places: Sequence[int], seat: int) -> float:
+    """A heads-up game's points for ``seat``: 1 a win, 1/2 a draw, 0 a loss."""
+    mine, theirs = seat_places[seat], seat_places[1 - seat]
+    return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+
+
+def _calibration_of(calibrated: Mapping[str, float], ordered: bool) -> dict[str, float]:
+    """The policies' strengths under one way of acting, from ``calibrated`` keyed "ordered:name" / "race:name"."""
+    mode = "ordered" if ordered else "race"
+    return {name: calibrated[f"{mode}:{name}"] for name in POLICIES}
+
+
+def calibrate(deals: int, *, ordered: bool) -> tuple[dict[str, float], dict[str, float]]:
+    """Each policy's true strength, measured: its mean score against the other policies of the field, every
+    pair playing ``deals`` deals, each from both sides (the calibration's deals are none of the events', and
+    the game is played as the field's events play it, ``ordered`` or not); and the standard error of each
+    (over the policy's deals, a deal's two games taken together)."""
+    rng = random.Random("calibration")
+    bots = {name: handicapped(name) for name in POLICIES}
+    per_deal: dict[str, list[float]] = {name: [] for name in POLICIES}
+    for first_index, first in enumerate(POLICIES):
+        for second in POLICIES[first_index + 1:]:
+            for number in range(deals):
+                seed = f"calibration {number}"
+                both = 0.0
+                for rotation in (0, 1):
+                    seat_places, _ = _play(seed, rotation, [bots[first], bots[second]], rng, duplicate=True,
+                                           ordered=ordered)  # fmt: skip
+                    both += _score(seat_places, 0)
+                per_deal[first].append(both / 2)
+                per_deal[second].append(1 - both / 2)
+    return ({name: statistics.mean(values) for name, values in per_deal.items()},
+            {name: _stderr(values) for name, values in per_deal.items()})  # fmt: skip
+
+
+def _deal_share(bot: Bot, label: str, deals: int, plays: int, *, ordered: bool = False) -> float:
+    """The share of a game's outcome that the deal decides, between two copies of ``bot``: each of ``deals``
     deals is played ``plays`` times (the bots swapping hands), scoring the hand that leads 1, 1/2 or 0; the
     variance of the deals' true means (one-way random effects: the spread of the deals' means less what the
     within-deal variance puts into it) over that plus the within-deal variance."""
-    bot = _player(strength)
-    rng = random.Random(f"deal share {strength}")
+    rng = random.Random(f"deal share {label}")
     means, within = [], []
     for number in range(deals):
         seed = f"deal share {number}"
@@ -219,13 +323,42 @@ def _deal_share(strength: float, deals: int, plays: int) -> float:
         scores = []
         for play in range(plays):
             rotation = play % 2
-            seat_places, _ = _play(seed, rotation, [bot, bot], rng, duplicate=True)
-            mine, theirs = seat_places[seat_of_hand(leader, rotation, 2)], seat_places[seat_of_hand(1 - leader, rotation, 2)]
-            scores.append(1.0 if mine < theirs else 0.5 if mine == theirs else 0.0)
+            seat_places, _ = _play(seed, rotation, [bot, bot], rng, duplicate=True, ordered=ordered)
+            scores.append(_score(seat_places, seat_of_hand(leader, rotation, 2)))
         means.append(statistics.mean(scores))
         within.append(statistics.variance(scores))
     within_variance = statistics.mean(within)
     between = max(0.0, statistics.variance(means) - within_variance / plays)
+    return between / (between + within_variance) if between + within_variance else 0.0
+
+
+def _common_deal_share(deals: int, *, ordered: bool) -> float:
+    """The share of a game's outcome between two policies of the field that is the deal's own, the same
+    whoever plays it: each of ``deals`` deals is played at 8 boards, the 16 policies paired at random (seeded
+    by the deal), the holder of the hand that leads scoring 1, 1/2 or 0; the variance of the deals' true
+    means (the spread of the deals' means less what the within-deal variance puts into it) over the total.
+    This is the luck a duplicate comparison of a hand's holders can take out; the rest is the players, and
+    how the deal suits the two who play it."""
+    rng = random.Random(f"common deal share {ordered}")
+    bots = {name: handicapped(name) for name in POLICIES}
+    means, within = [], []
+    for number in range(deals):
+        seed = f"common deal share {number}"
+        base = deal(RULES, 2, seed=seed, salt="bench")
+        leader = first_attacker_for(RULES, base.hands, base.trump)
+        order = list(POLICIES)
+        random.Random(seed).shuffle(order)
+        scores = []
+        for board in range(len(order) // 2):
+            rotation = board % 2
+            players = [bots[order[2 * board]], bots[order[2 * board + 1]]]
+            seat_places, _ = _play(seed, rotation, players, rng, duplicate=True, ordered=ordered)
+            scores.append(_score(seat_places, seat_of_hand(leader, rotation, 2)))
+        means.append(statistics.mean(scores))
+        within.append(statistics.variance(scores))
+    boards = len(POLICIES) // 2
+    within_variance = statistics.mean(within)
+    between = max(0.0, statistics.variance(means) - within_variance / boards)
     return between / (between + within_variance) if between + within_variance else 0.0
 
 
@@ -238,38 +371,78 @@ def main() -> None:
     options.add_argument("--events", type=int, default=None, help=f"events of each kind and field ({EVENTS})")
     options.add_argument("--workers", type=int, default=1, help="processes that play the events (1)")
     options.add_argument("--first", type=int, default=0, help="the first event's number (0), to extend a run")
-    options.add_argument("--field", action="append",
-                         choices=[prefix.rstrip("_") or "swiss" for prefix, *_ in FIELDS] + ["deal_share"],
+    options.add_argument("--calibration-deals", type=int, default=None,
+                         help=f"deals each pair of policies plays in the calibration ({CALIBRATION_DEALS})")
+    options.add_argument("--field", action="append", choices=[field.name for field in FIELDS] + ["deal_share"],
                          help="play only this field (repeatable; all by default)")
     own, rest = options.parse_known_args()
     args = parse_args(__doc__.splitlines()[0], rest)
     events = own.events or (QUICK_EVENTS if args.quick else EVENTS)
     started = time.perf_counter()
     figures: dict[str, float | int] = {}
-    rows = []
+    rows: list[list[object]] = []
     games = 0
-    for prefix, players, swiss, weakest in FIELDS:
-        if own.field and (prefix.rstrip("_") or "swiss") not in own.field:
-            continue
-        label = (f"Swiss, {players} bots, {ROUNDS} rounds" if swiss else f"round robin, {players} bots") + (
-            f", strengths {weakest:g} to 1")
-        found, played = _measure(events, players, swiss=swiss, weakest=weakest, workers=own.workers, first=own.first)
+    calibrated: dict[str, float] = {}
+    chosen = own.field or (QUICK_FIELDS if args.quick else None)
+    wanted = [field for field in FIELDS if not chosen or field.name in chosen]
+    deals = own.calibration_deals or (QUICK_CALIBRATION_DEALS if args.quick else CALIBRATION_DEALS)
+    for ordered in sorted({field.ordered for field in wanted if field.weakest is None}, reverse=True):
+        strengths, errors = calibrate(deals, ordered=ordered)
+        games += deals * len(POLICIES) * (len(POLICIES) - 1)
+        figures["calibration_deals"] = deals
+        prefix, how = ("policy_", "the defender first") if ordered else ("policy_race_", "who acts drawn")
+        for name in sorted(POLICIES, key=lambda one: -strengths[one]):
+            calibrated[f"{'ordered' if ordered else 'race'}:{name}"] = strengths[name]
+            key = f"{prefix}strength_{name.replace('+', '_')}"
+            figures[key] = round(strengths[name], 4)
+            figures[f"{key}_stderr"] = round(errors[name], 4)
+            rows.append([f"policy {name} ({how}), against the other {len(POLICIES) - 1}, {deals} deals x 2 a pair",
+                         "mean score (its true strength)", figures[key], figures[f"{key}_stderr"]])  # fmt: skip
+    for field in wanted:
+        strengths = (f"policies, one of each, {'the defender first' if field.ordered else 'who acts drawn'}"
+                     if field.weakest is None else f"random moves, strengths {field.weakest:g} to 1")  # fmt: skip
+        label = (f"Swiss, {field.players} bots, {ROUNDS} rounds" if field.swiss else f"round robin, {field.players} bots") + (
+            f", {strengths}")
+        found, played = _measure(events, field, calibrated, workers=own.workers, first=own.first)
         games += played
         for kind, values in found.items():
-            figures[f"{prefix}{kind}_rank_correlation"] = round(statistics.mean(values), 4)
-            figures[f"{prefix}{kind}_rank_correlation_stderr"] = round(_stderr(values), 4)
-            rows.append([label, KINDS[kind], figures[f"{prefix}{kind}_rank_correlation"],
-                         figures[f"{prefix}{kind}_rank_correlation_stderr"]])  # fmt: skip
-    if not own.field or "deal_share" in own.field:
+            name = f"{field.prefix}{kind}_rank_correlation"
+            figures[name] = round(statistics.mean(values), 4)
+            figures[f"{name}_stderr"] = round(_stderr(values), 4)
+            rows.append([label, KINDS[kind], figures[name], figures[f"{name}_stderr"]])
+        for kind in ("duplicate", "duplicate_tiebreak"):
+            # Plain and duplicate events of a number share their field: the difference's spread is paired.
+            differences = [mine - plain for mine, plain in zip(found[kind], found["plain"], strict=True)]
+            name = f"{field.prefix}{kind}_minus_plain"
+            figures[name] = round(statistics.mean(differences), 4)
+            figures[f"{name}_stderr"] = round(_stderr(differences), 4)
+            rows.append([label, f"{KINDS[kind]} minus plain", figures[name], figures[f"{name}_stderr"]])
+    if not chosen or "deal_share" in chosen:
         deals = 2 if args.quick else DEAL_SHARE_DEALS
-        for strength in DEAL_SHARE_STRENGTHS:
-            figures[f"deal_share_{strength:g}"] = round(_deal_share(strength, deals, DEAL_SHARE_PLAYS), 4)
+        shares: list[tuple[str, str, Bot, str, bool]] = [
+            (f"deal_share_{strength:g}", f"two bots of strength {strength:g}", _player(strength), str(strength), False)
+            for strength in DEAL_SHARE_STRENGTHS
+        ] + [
+            (f"{prefix}deal_share_{name.replace('+', '_')}", f"two bots of policy {name}, {how}", handicapped(name),
+             name, ordered)
+            for prefix, how, ordered in (("policy_", "the defender first", True), ("policy_race_", "who acts drawn", False))
+            for name in DEAL_SHARE_POLICIES
+        ]  # fmt: skip
+        for key, text, bot, seed, ordered in shares:
+            figures[key] = round(_deal_share(bot, seed, deals, DEAL_SHARE_PLAYS, ordered=ordered), 4)
             games += deals * DEAL_SHARE_PLAYS
-            rows.append([f"two bots of strength {strength:g}, {deals} deals x {DEAL_SHARE_PLAYS}",
-                         "the deal's share of a game's outcome", figures[f"deal_share_{strength:g}"], ""])  # fmt: skip
+            rows.append([f"{text}, {deals} deals x {DEAL_SHARE_PLAYS}", "the deal's share of a game's outcome",
+                         figures[key], ""])  # fmt: skip
+        for prefix, how, ordered in (("policy_", "the defender first", True), ("policy_race_", "who acts drawn", False)):
+            key = f"{prefix}common_deal_share"
+            figures[key] = round(_common_deal_share(deals, ordered=ordered), 4)
+            games += deals * len(POLICIES) // 2
+            rows.append([f"the 16 policies paired at random, {how}, {deals} deals x {len(POLICIES) // 2} boards",
+                         "the deal's share of a game's outcome, the same at every board", figures[key], ""])  # fmt: skip
     figures["events"] = events
     figures["games"] = games
-    print(f"{events} events of each kind and format, {games} games in {time.perf_counter() - started:.0f} s")
+    played = f"{events} events of each kind and format, " if wanted else ""
+    print(f"{played}{games} games in {time.perf_counter() - started:.0f} s")
     print_table(["event", "scoring", "rank correlation with strength", "standard error"], rows)
     if args.json:
         write_report(args.json, figures)

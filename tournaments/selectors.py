@@ -558,19 +558,27 @@ class DealLine:
     hands: list[tuple[int, list[HandHolder]]]
     salt: str = ""  # with the deck, once the round is closed
     deck: str = ""
+    board: int = 0  # a replayed board's number (its deal is its own, pure.replay_deal_id), else 0
 
     @property
     def game(self) -> int:
-        """The game of each match the deal is played in (the id is round.game.players)."""
-        return int(self.deal.split(".")[1])
+        """The game of each match the deal is played in (the id is round.game.players, a replay's
+        round.game.players/game)."""
+        return int(self.deal.split("/", 1)[0].split(".")[1])
 
     @property
     def players(self) -> int:
-        return int(self.deal.split(".")[2])
+        return int(self.deal.split("/", 1)[0].split(".")[2])
+
+    @property
+    def replay(self) -> bool:
+        """Whether this is a board a director ordered replayed on a fresh deck, scored alone (pure.ALONE)."""
+        return "/" in self.deal
 
 
 def round_deals(*, tournament: Tournament, round_: Round) -> list[DealLine]:
-    """A duplicate round's deals, each with how every holder of each hand did (best first). A round being
+    """A duplicate round's deals, each with how every holder of each hand did (best first), then the boards a
+    director ordered replayed, each on a deck of its own and scored alone (``DealLine.replay``). A round being
     played lists its deals' commitments only: how a hand fared elsewhere says something of it."""
     closed = round_.status == RoundStatus.CLOSED
     held = duplicate_holdings(tournament=tournament, upto=round_.number) if closed else []
@@ -579,8 +587,8 @@ def round_deals(*, tournament: Tournament, round_: Round) -> list[DealLine]:
     scores = duplicate.matchpoints([holding for _, _, holding in held])
     score_of = {(match_game.pk, seat): score for (match_game, seat, _), score in zip(held, scores, strict=True)}
     entrants = {entrant.key: entrant for entrant in Entrant.objects.filter(tournament=tournament).select_related("user")}
-    lines = []
-    for identifier, value in sorted(round_.deals.items()):
+
+    def hands_of(identifier: str) -> list[tuple[int, list[HandHolder]]]:
         by_hand: dict[int, list[HandHolder]] = defaultdict(list)
         for match_game, seat, holding in mine:
             if holding.deal != identifier:
@@ -591,13 +599,27 @@ def round_deals(*, tournament: Tournament, round_: Round) -> list[DealLine]:
                 place=holding.place + 1, cards_left=holding.cards_left,
                 score=float(score_of[(match_game.pk, seat)]),
             ))  # fmt: skip
-        hands = [
+        return [
             (hand + 1, sorted(holders, key=lambda holder: (-holder.score, holder.board)))
             for hand, holders in sorted(by_hand.items())
         ]  # fmt: skip
+
+    lines = []
+    for identifier, value in sorted(round_.deals.items()):
         shown = _deal_shown(tournament, identifier, value, closed=closed)
-        lines.append(DealLine(deal=identifier, commitment=value["commitment"], hands=hands,
+        lines.append(DealLine(deal=identifier, commitment=value["commitment"], hands=hands_of(identifier),
                               salt=shown.get("salt", ""), deck=shown.get("deck", "")))  # fmt: skip
+    # A replayed board's game was dealt a fresh deck under its own commitment (public from its start, as every
+    # game's), its deck shown once the game is over; listed from the start too, its holders once the round is closed.
+    replays = (
+        MatchGame.objects.filter(pairing__round=round_, deal__contains="/")
+        .select_related("game", "pairing").order_by("pairing__board", "number")
+    )  # fmt: skip
+    for match_game in replays:
+        game = match_game.game
+        deck = game.revealed_deck if closed and not game.deck_held else ""
+        lines.append(DealLine(deal=match_game.deal, commitment=game.commitment, hands=hands_of(match_game.deal),
+                              salt=game.salt if deck else "", deck=deck, board=match_game.pairing.board))  # fmt: skip
     return lines
 
 

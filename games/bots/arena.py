@@ -1,7 +1,8 @@
 """Games between bots that decide from observations, with the whole public history: the loop of the
 bots' tests and of bench/bots.py.
 
-Like the engine's harness, when several seats may act one is drawn at random; unlike it, every seat's bot
+Like the engine's harness, when several seats may act one is drawn at random (or, asked, the first the engine
+lists); unlike it, every seat's bot
 is given the cards seen so far in the game (every card any action laid face up), as a seat at a live
 table remembers them.
 """
@@ -42,16 +43,19 @@ def new_state(rules: Rules, players: int, seed: str) -> State:
 
 def play_game(
     state: State, bots: Sequence[ObservationPolicy], rng: random.Random, *, check: bool = True,
+    first_listed: bool = False,
 ) -> ArenaGame:
     """Play ``state`` to its end in place. With ``check`` every action goes through the engine's validating
-    ``play``, so an illegal move raises ``IllegalAction`` rather than passing unnoticed."""
+    ``play``, so an illegal move raises ``IllegalAction`` rather than passing unnoticed. With ``first_listed``
+    the seat that acts, when several may, is the first the engine lists (a defender with open cards answers
+    before anyone throws in) instead of one drawn at random: the game then has no luck of who is quicker."""
     record = ArenaGame(state=state, seconds=[0.0] * state.n, decisions=[0] * state.n, longest=[0.0] * state.n)
     seen = 0
     memory = GameMemory()
     while not state.finished and len(record.actions) < MAX_ACTIONS:
         # Aktobe: only the seats the game needs (moves like "how many cards?" are the bots' own choice).
         seats = movers(state) if state.special else actors(state)
-        seat = seats[0] if len(seats) == 1 else seats[int(rng.random() * len(seats))]
+        seat = seats[0] if len(seats) == 1 or first_listed else seats[int(rng.random() * len(seats))]
         observation = observe(state, seat, seen, memory.history)
         # The bot's own time, without building its observation: a garbage collection that falls there (a test
         # run's process holds many objects) would be charged to a move whose search has not begun.

@@ -33,6 +33,9 @@ COMPILED_SOURCES = (
     "games/bots/endgame.py",
     "games/bots/inference.py",
     "games/bots/search.py",
+    # The exact Dutch pairing's matchings (pure, like the engine; they run interpreted too, with the same results).
+    "tournaments/pairing/weighted.py",
+    "tournaments/pairing/cardinality.py",
 )
 HASH_FILE = "games/engine/.compiled-sources.sha256"
 _EXTENSION_SUFFIXES = (".so", ".pyd")

@@ -367,3 +367,49 @@ def test_a_replayed_board_is_a_deal_of_its_own_and_its_stopped_game_is_revealed_
     _check_scores(exported)
     deal_lines = selectors.round_deals(tournament=event, round_=Round.objects.get(tournament=event, number=1))
     assert [len(holders) for _, holders in deal_lines[0].hands] == [2, 2]
+
+
+def test_the_round_page_lists_a_replayed_board_scored_alone() -> None:
+    from django.utils import translation
+
+    from tournaments.services import results
+
+    event = _running_duplicate(bots(6))
+    boards = list(MatchGame.objects.filter(pairing__tournament=event).select_related("game", "pairing").order_by("pairing__board"))
+    replay = results.match_game_decide(match_game=boards[1], decision=results.REPLAY, by=event.director,
+                                       reason="A seat lost its connection", seen_version=boards[1].pairing.version)  # fmt: skip
+    fresh = replay.game
+    client = APIClient()
+    url = reverse("tournaments:round", args=[event.pk, 1])
+    for game in [boards[0].game, fresh]:
+        finish_game(game)
+    # While the round plays, the replay is listed with its commitment; nobody's hand is shown yet.
+    fresh.refresh_from_db()
+    assert fresh.revealed_deck
+    page = client.get(url).content.decode()
+    assert f"replayed on a deck of its own (deal 1.1.2/{fresh.pk})" in page and fresh.commitment in page
+    assert "Cards left" not in page and fresh.revealed_deck not in page
+    finish_game(boards[2].game)
+    round_ = Round.objects.get(tournament=event, number=1)
+    assert round_.status == RoundStatus.CLOSED
+    fresh.refresh_from_db()
+    lines = selectors.round_deals(tournament=event, round_=round_)
+    # The round's deal, held by the two boards that played it, then the replayed board, on a deal of its own.
+    assert [line.deal for line in lines] == ["1.1.2", f"1.1.2/{fresh.pk}"]
+    assert not lines[0].replay and [len(holders) for _, holders in lines[0].hands] == [2, 2]
+    assert {holder.board for _, holders in lines[0].hands for holder in holders} == {1, 3}
+    replayed = lines[1]
+    assert replayed.replay and replayed.board == 2 and (replayed.game, replayed.players) == (1, 2)
+    assert replayed.commitment == fresh.commitment and replayed.deck == fresh.revealed_deck != ""
+    assert verify_commitment(replayed.commitment, replayed.salt, replayed.deck)
+    holders = [holder for _, hand_holders in replayed.hands for holder in hand_holders]
+    assert [(holder.board, holder.score) for holder in holders] == [(2, 0.5), (2, 0.5)]
+    page = client.get(url).content.decode()
+    assert f"Board 2, game 1: replayed on a deck of its own (deal 1.1.2/{fresh.pk})" in page
+    assert "it is scored alone" in page and page.count('<tr><td><a href="') == 6
+    client.cookies["django_language"] = "ru"
+    # The page's request activates Russian in this thread; the override puts back the language it found.
+    with translation.override(translation.get_language()):
+        page = client.get(url).content.decode()
+    assert f"Стол 2, партия 1: переиграна с новой колодой (сдача 1.1.2/{fresh.pk})" in page
+    assert "оценивается отдельно" in page

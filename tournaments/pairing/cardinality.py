@@ -35,6 +35,22 @@ def is_perfect(adjacency: Sequence[Sequence[int]], mate: Sequence[int] | None = 
     return True
 
 
+def cover(
+    adjacency: Sequence[Sequence[int]], mate: list[int], root: int, optional: Sequence[bool], blocked: Sequence[bool]
+) -> bool:
+    """Match the free node ``root`` without leaving any other node free that is not ``optional``: along an
+    augmenting path, or an even alternating path that ends at an optional node, which is left free. Nodes
+    ``blocked`` are not passed through. False when neither exists (then every matching that covers what
+    ``mate`` covers but an optional node leaves ``root`` free: Berge's argument on the symmetric difference)."""
+    return _augment(adjacency, mate, root, optional, blocked)
+
+
+def augment(adjacency: Sequence[Sequence[int]], mate: list[int], root: int, blocked: Sequence[bool]) -> bool:
+    """Match the free node ``root`` along an augmenting path that avoids the ``blocked`` nodes; False when none
+    exists."""
+    return _augment(adjacency, mate, root, None, blocked)
+
+
 def _greedy(adjacency: Sequence[Sequence[int]]) -> list[int]:
     """Each node in turn takes its first free neighbour: most of a Swiss field is matched before any search."""
     partners = [FREE] * len(adjacency)
@@ -48,8 +64,12 @@ def _greedy(adjacency: Sequence[Sequence[int]]) -> list[int]:
     return partners
 
 
-def _augment(adjacency: Sequence[Sequence[int]], mate: list[int], root: int) -> bool:
-    """Search an augmenting path from the free node ``root`` and flip it; False when there is none."""
+def _augment(
+    adjacency: Sequence[Sequence[int]], mate: list[int], root: int,
+    optional: Sequence[bool] | None = None, blocked: Sequence[bool] | None = None,
+) -> bool:
+    """Search an augmenting path from the free node ``root`` and flip it; False when there is none (see
+    :func:`cover` for ``optional`` and ``blocked``)."""
     size = len(adjacency)
     base = list(range(size))  # the base of the blossom each node is shrunk into
     parent = [FREE] * size  # for an outer node's free neighbour (an inner node): the outer node it was reached from
@@ -61,7 +81,7 @@ def _augment(adjacency: Sequence[Sequence[int]], mate: list[int], root: int) -> 
         node = queue[head]
         head += 1
         for other in adjacency[node]:
-            if base[node] == base[other] or mate[node] == other:
+            if base[node] == base[other] or mate[node] == other or (blocked is not None and blocked[other]):
                 continue
             if other == root or (mate[other] != FREE and parent[mate[other]] != FREE):
                 # ``other`` is outer too: an odd cycle, shrunk into its lowest common ancestor
@@ -73,12 +93,18 @@ def _augment(adjacency: Sequence[Sequence[int]], mate: list[int], root: int) -> 
                     if in_blossom[base[member]]:
                         base[member] = top
                         if not outer[member]:
+                            if optional is not None and optional[member]:
+                                _release(mate, parent, member)
+                                return True
                             outer[member] = True
                             queue.append(member)
             elif parent[other] == FREE:
                 parent[other] = node
                 if mate[other] == FREE:
                     _flip(mate, parent, other)
+                    return True
+                if optional is not None and optional[mate[other]]:
+                    _release(mate, parent, mate[other])
                     return True
                 outer[mate[other]] = True
                 queue.append(mate[other])
@@ -111,6 +137,13 @@ def _mark(mate: list[int], parent: list[int], base: list[int], in_blossom: list[
         parent[node] = child
         child = mate[node]
         node = parent[mate[node]]
+
+
+def _release(mate: list[int], parent: list[int], end: int) -> None:
+    """Flip the even alternating path that ends with the matched edge into ``end`` (an outer node), freeing it."""
+    inner = mate[end]
+    mate[end] = mate[inner] = FREE
+    _flip(mate, parent, inner)
 
 
 def _flip(mate: list[int], parent: list[int], end: int) -> None:

@@ -51,13 +51,18 @@ scores; the two differ on about one round in six (see tests/tournaments/pairing/
 Durak readings: the bye's points and the points of a pairing (several games) are the tournament's; scores
 are compared in quarter points with a win worth one point (the Dutch "one point" of the PSD).
 
-Cost: one weighted matching a bracket (two for a heterogeneous one; ``dutch_bracket.Bracket``) with networkx's
-O(n^3) blossom, over the bracket and the next score group only (``Bracket.match_near``), or the first players
-of that group when it is large (``Bracket.match_thin``): only their edges carry weight, so that matching bounds
-the round's, and it stands when the players it leaves free and everyone below pair by weightless edges; else
-the whole field is matched. Completion questions are cardinality matchings (``cardinality``), and a first round is paired
-without any (``_Round.pair_unmarked``). Round 5 of bench/pairing.py's Swiss: about 0.13 s at 100 entrants,
-9 s at 500 (CPU); the issue's target (1,000 in 2 s) is not reached (docs/experiments.md).
+Cost: one weighted matching a bracket (two for a heterogeneous one; ``dutch_bracket.Bracket``), over the
+bracket and the next score group only (``Bracket.match_near``), or the first players of that group when it is
+large (``Bracket.match_thin``): only their edges carry weight, so that matching bounds the round's, and it
+stands when the players it leaves free and everyone below pair by weightless edges; else the whole field is
+matched. Each matching is our own blossom (``weighted``, compiled with mypyc where a compiler is at hand) run
+in lexicographic phases of a few digits on the edges the last phase's optimal dual leaves tight, and S2's
+transposition is chosen pair by pair (``transposition``) instead of as a digit of n log n bits
+(``dutch_bracket._lexicographic``).
+Completion questions are cardinality matchings (``cardinality``), and a first round is paired without any
+(``_Round.pair_unmarked``). Round 5 of bench/pairing.py's Swiss: about 0.06 s at 100 entrants, 2.3 s at 500 and
+39 s at 1,000 (rounds 2-5 at 1,000: 16 to 46 s; CPU); the issue's target (1,000 in 2 s) is not reached
+(docs/experiments.md).
 
 Requested avoidances (``avoid``) are kept apart like a rematch while the round can be paired so; when it
 cannot, the fewest broken is a digit above every other (a director's request, not a FIDE rule).

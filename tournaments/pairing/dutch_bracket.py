@@ -7,14 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from networkx.algorithms.matching import (  # type: ignore[import-untyped, unused-ignore]
-    max_weight_matching,
-)
-from networkx.classes.graph import Graph  # type: ignore[import-untyped, unused-ignore]
-
 from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
 from tournaments.pairing.first_attack import conflict
 from tournaments.pairing.model import Float, PairingError
+from tournaments.pairing.transposition import first_transposition
+from tournaments.pairing.weighted import max_weight_matching, optimal_face
 
 if TYPE_CHECKING:
     from tournaments.pairing.dutch import _Round
@@ -49,6 +46,7 @@ class Bracket:
         self.psd_base = len(self.members) + 1
         self.next_bottom = players[following[0]].units if following else 0
         self.next_base = len(self.members) + len(following) + 1
+        self.sequence: list[int] | None = None  # while a homogeneous part is matched: its players, in order
 
     # -- the quality digits (C5-C19) -------------------------------------------------------------------------
 
@@ -139,7 +137,7 @@ class Bracket:
                 return pairs
         rows = {edge: self.row(edge, order, order_size) for edge in edges}
         nodes = self.members + self.lower + ([BYE] if self.round.odd else [])
-        matching = _perfect(nodes, _combine(rows, len(nodes)))
+        matching = _perfect(nodes, rows, self.sequence)
         if matching is None:
             raise PairingError("no pairing of this round avoids a rematch")
         return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
@@ -165,10 +163,7 @@ class Bracket:
             return thin
         heavy = set(self.members) | self.following | {BYE}
         rows = {edge: self.row(edge, order, order_size) for edge in edges if edge[0] in heavy and edge[1] in heavy}
-        weights = _signed(rows, len(heavy))
-        graph = Graph()
-        graph.add_weighted_edges_from((a, b, w) for (a, b), w in weights.items() if w > 0)
-        matching = [_edge(a, b) for a, b in max_weight_matching(graph)]
+        matching = _lexicographic({edge: row for edge, row in rows.items() if _positive(row)}, len(heavy), sequence=self.sequence)
         matched = {v for pair in matching for v in pair}
         left = [v for v in self.members + self.lower if v not in matched]
         if self.round.odd and BYE not in matched:
@@ -176,7 +171,7 @@ class Bracket:
         local = {v: index for index, v in enumerate(left)}
         adjacency: list[list[int]] = [[] for _ in left]
         for a, b in edges:
-            if a in local and b in local and (a not in heavy or b not in heavy or weights.get((a, b)) == 0):
+            if a in local and b in local and (a not in heavy or b not in heavy or not any(rows[(a, b)])):
                 adjacency[local[a]].append(local[b])
                 adjacency[local[b]].append(local[a])
         if not is_perfect(adjacency):
@@ -219,11 +214,9 @@ class Bracket:
         for index, a in enumerate(following[:cut]):
             for b in following[index + 1 : cut]:
                 rows[(a, b)] = group_pair
-        weights = _signed(rows, len(heavy))
-        graph = Graph()
-        graph.add_weighted_edges_from((a, b, w) for (a, b), w in weights.items() if w > 0)
         matching = [
-            pair for pair in (_edge(a, b) for a, b in max_weight_matching(graph)) if pair[0] in members or pair[1] in members
+            pair for pair in _lexicographic({edge: row for edge, row in rows.items() if _positive(row)}, len(heavy), sequence=self.sequence)
+            if pair[0] in members or pair[1] in members
         ]
         matched = {v for pair in matching for v in pair}
         group_left = [v for v in following if v not in matched]
@@ -301,7 +294,9 @@ class Bracket:
         edges = self._restricted(allowed | keep, taken, keep)
         count = len(players) // 2
         while True:
+            self.sequence = players
             pairs = [pair for pair in self.match(edges, _exchange_order(players, count), 5) if pair not in keep]
+            self.sequence = None
             if len(pairs) == count:
                 return pairs
             count = len(pairs)
@@ -339,20 +334,104 @@ def _edge(a: int, b: int) -> Edge:
     return (a, b) if b == BYE or (a != BYE and a < b) else (b, a)
 
 
-def _perfect(nodes: list[int], weights: Mapping[Edge, int]) -> list[Edge] | None:
-    """The maximum-weight perfect matching of ``nodes`` (one node left over when they are odd), or None."""
-    graph = Graph()
-    graph.add_nodes_from(nodes)
-    graph.add_weighted_edges_from((a, b, w) for (a, b), w in weights.items())
-    matching = [_edge(a, b) for a, b in max_weight_matching(graph, maxcardinality=True)]
+def _perfect(nodes: list[int], rows: Mapping[Edge, list[int]], sequence: list[int] | None) -> list[Edge] | None:
+    """The perfect matching of ``nodes`` (one node left over when they are odd) best by ``rows``' digits, or None:
+    a leading digit of one a pair puts the matching's cardinality first."""
+    matching = _lexicographic({edge: [1, *row] for edge, row in rows.items()}, len(nodes), lead=1, sequence=sequence)
     return matching if 2 * len(matching) >= len(nodes) - 1 else None
 
 
-def _combine(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:
-    """Positive integer weights that compare perfect matchings digit by digit (see :func:`_signed`)."""
-    weights = _signed(rows, nodes)
-    offset = 1 - min(weights.values(), default=0)
-    return {edge: weight + offset for edge, weight in weights.items()}
+def _positive(row: list[int]) -> bool:
+    """Whether an edge's weight (see :func:`_signed`) is positive: its first digit that is not zero is."""
+    return next((digit > 0 for digit in row if digit), False)
+
+
+def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, sequence: list[int] | None = None) -> list[Edge]:
+    """The matching of ``rows``' edges whose sums of digits are greatest, compared most significant first
+    (``nodes``: at least the nodes they join). With ``sequence`` (a homogeneous bracket's players in order), the
+    last five digits are :func:`_exchange_order`'s.
+
+    Solved in phases, a few digits each (:func:`_phases`: weights that fit a machine word where they can),
+    each phase a maximum-weight matching over the edges left tight by the previous phase's optimal dual, its
+    first digit the previous phase's "face weight" (``weighted.optimal_face``): every matching optimal by the
+    earlier digits uses only those edges, and among the matchings of those edges the optimal ones are exactly
+    those of greatest face weight (complementary slackness: they match every node of positive dual and fill
+    every blossom of positive dual; the face weight counts both), so each phase's optimum is optimal by every
+    digit so far.
+
+    With ``sequence``: the quality digits and D.2 a-b (exchanged players, sum moved); D.2 c-d (digits of
+    2 ** x) only when the optimum exchanges players: with no pair inside S2 every S1 player is the lower member
+    of a pair, which makes them the same for every candidate. The transposition digit is solved by
+    ``transposition.first_transposition`` over the tight edges that match every node of positive dual, a
+    superset of the optimal face (it leaves out the odd sets' constraints): the first transposition there is
+    the first among the optimal candidates when it is one of them (its face weight is the optimum's), else
+    the transposition digit is matched as one more phase."""
+    edges = list(rows)
+    if not edges:
+        return []
+    width = len(rows[edges[0]])
+    index: dict[int, int] = {}
+    ends = [(index.setdefault(a, len(index)), index.setdefault(b, len(index))) for a, b in edges]
+    names = list(index)
+    face: dict[Edge, int] | None = None  # the last phase's face weights, and its optimum
+    mate: list[int] = []
+    positive: list[bool] = []
+    odd_sets: list[list[int]] = []
+    last = width - 3 if sequence is not None else width
+    for start, stop in _phases(rows, nodes, last):
+        weighed = {edge: ([face[edge]] if face is not None else []) + rows[edge][start:stop] for edge in edges}
+        weights = _signed(weighed, nodes)
+        listed = [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)]
+        if stop == width:
+            mate = max_weight_matching(len(names), listed)
+            return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
+        mate, kept, positive, odd_sets, tight_face = optimal_face(len(names), listed)
+        edges = [edges[k] for k in kept]
+        ends = [ends[k] for k in kept]
+        face = dict(zip(edges, tight_face))
+    assert sequence is not None and face is not None
+    exchanged = sum(rows[_edge(names[v], names[u])][width - 5] for v, u in enumerate(mate) if u > v)
+    if exchanged:  # D.2 c-d
+        weights = _signed({edge: [face[edge], *rows[edge][width - 3 : width - 1]] for edge in edges}, nodes)
+        listed = [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)]
+        mate, kept, positive, odd_sets, tight_face = optimal_face(len(names), listed)
+        edges = [edges[k] for k in kept]
+        ends = [ends[k] for k in kept]
+        face = dict(zip(edges, tight_face))
+    order = [index[v] for v in sequence if v in index]
+    whole = any(len(odd_set) == len(names) for odd_set in odd_sets)  # every optimum is a maximum matching
+    partners = first_transposition(len(names), ends, mate, positive, order, keep_size=whole)
+    if partners is not None:
+        found = [_edge(names[v], names[u]) for v, u in enumerate(partners) if u > v]
+        best = [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
+        if sum(face[edge] for edge in found) == sum(face[edge] for edge in best):
+            return found
+    weights = _signed({edge: [face[edge], rows[edge][width - 1]] for edge in edges}, nodes)
+    mate = max_weight_matching(len(names), [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)])
+    return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
+
+
+WORD_BITS = 56  # a phase's weights stay under this when its digits allow: mypyc's ints are unboxed below 2 ** 62
+SMALL_PHASE_BITS = 24  # a group of digits this small joins the next digit even past WORD_BITS: a phase costs a matching
+
+
+def _phases(rows: Mapping[Edge, list[int]], nodes: int, last: int) -> list[tuple[int, int]]:
+    """Digits 0 .. ``last`` - 1 in groups (start, stop), each group's weights (:func:`_signed`, with a face weight
+    of at most a few units before them after the first) under WORD_BITS bits when its digits allow, and no
+    group under SMALL_PHASE_BITS but the last."""
+    pairs = nodes // 2 + 1
+    groups: list[tuple[int, int]] = []
+    start, bits = 0, 0
+    face_bits = (2 * pairs * 8).bit_length()
+    for k in range(last):
+        top = max(abs(row[k]) for row in rows.values())
+        digit_bits = (2 * pairs * top).bit_length() if top else 0
+        if k > start and bits + digit_bits > WORD_BITS and bits >= SMALL_PHASE_BITS:
+            groups.append((start, k))
+            start, bits = k, face_bits
+        bits += digit_bits
+    groups.append((start, last))
+    return groups
 
 
 def _signed(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:

@@ -1,0 +1,187 @@
+"""The exact Dutch engine's matchings: ``weighted`` (maximum-weight matching, its optimal face), ``cardinality.cover``
+and ``transposition.first_transposition``, against networkx and brute force on small random graphs, compiled
+(scripts/build_engine.py) and interpreted alike."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import random
+import types
+from pathlib import Path
+
+import pytest
+from networkx import Graph  # type: ignore[import-untyped, unused-ignore]
+from networkx.algorithms.matching import max_weight_matching as networkx_matching  # type: ignore[import-untyped, unused-ignore]
+
+from games.engine._compiled import check_fresh
+from tournaments.pairing import weighted
+from tournaments.pairing.cardinality import FREE, cover
+from tournaments.pairing.transposition import first_transposition
+
+Edges = list[tuple[int, int, int]]
+
+
+def _interpreted() -> types.ModuleType:
+    """weighted.py loaded from its source, whether or not the package's copy is a compiled extension."""
+    path = Path(weighted.__file__).with_name("weighted.py")
+    spec = importlib.util.spec_from_file_location("weighted_interpreted", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _graph(rng: random.Random, size: int) -> Edges:
+    density = rng.random()
+    top = rng.choice([3, 100, 2**200])
+    return [(u, v, rng.randint(0, top)) for u in range(size) for v in range(u + 1, size) if rng.random() < density]
+
+
+def _weight(edges: Edges, mate: list[int]) -> int:
+    weights = {(u, v): w for u, v, w in edges}
+    return sum(weights[(v, u)] for v, u in enumerate(mate) if u > v)
+
+
+def test_the_compiled_extension_is_built_from_these_sources() -> None:
+    check_fresh()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_maximum_weight_matching_weighs_what_networkx_finds(seed: int) -> None:
+    rng = random.Random(seed)
+    modules = (weighted, _interpreted())
+    for _ in range(300):
+        size = rng.randint(1, 16)
+        edges = _graph(rng, size)
+        for cardinality in (False, True):
+            graph = Graph()
+            graph.add_nodes_from(range(size))
+            graph.add_weighted_edges_from(edges)
+            theirs = networkx_matching(graph, maxcardinality=cardinality)
+            weights = {(u, v): w for u, v, w in edges}
+            best = sum(weights[(min(a, b), max(a, b))] for a, b in theirs)
+            results = [module.max_weight_matching(size, edges, cardinality) for module in modules]
+            assert results[0] == results[1]  # compiled and interpreted alike
+            mate = results[0]
+            assert all(u == FREE or mate[u] == v for v, u in enumerate(mate))
+            assert _weight(edges, mate) == best
+            if cardinality:
+                assert sum(u != FREE for u in mate) == 2 * len(theirs)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_optimal_face_holds_every_optimum(seed: int) -> None:
+    """Every maximum-weight matching uses tight edges only and covers the nodes of positive dual; a matching of
+    tight edges covering those nodes is optimal when no odd set's dual is positive; among the matchings of tight
+    edges, the optima are those of greatest face weight."""
+    rng = random.Random(100 + seed)
+    for _ in range(200):
+        size = rng.randint(1, 9)
+        edges = _graph(rng, size)
+        mate, tight, positive, odd_sets, face = weighted.optimal_face(size, edges)
+        best = _weight(edges, mate)
+        tight_pairs = {(edges[k][0], edges[k][1]) for k in tight}
+        face_of = {(edges[k][0], edges[k][1]): weight for k, weight in zip(tight, face)}
+        top_face = sum(face_of[pair] for pair in ((v, u) for v, u in enumerate(mate) if u > v))
+        for matching in _matchings(size, [(u, v) for u, v, _ in edges]):
+            pairs = {(v, u) for v, u in enumerate(matching) if u > v}
+            covers = all(matching[v] != FREE for v in range(size) if positive[v])
+            optimal = _weight(edges, matching) == best
+            if optimal:
+                assert pairs <= tight_pairs and covers
+            elif not odd_sets:
+                assert not (pairs <= tight_pairs and covers)
+            if pairs <= tight_pairs:  # among matchings of tight edges the face weight tells the optima
+                assert (sum(face_of[pair] for pair in pairs) == top_face) == optimal
+
+
+def _matchings(size: int, pairs: list[tuple[int, int]]) -> list[list[int]]:
+    """Every matching of a small graph, as partner lists."""
+    found = []
+    for count in range(size // 2 + 1):
+        for chosen in itertools.combinations(pairs, count):
+            ends = [v for pair in chosen for v in pair]
+            if len(set(ends)) == len(ends):
+                mate = [FREE] * size
+                for u, v in chosen:
+                    mate[u], mate[v] = v, u
+                found.append(mate)
+    return found
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cover_matches_a_node_when_some_matching_does(seed: int) -> None:
+    """``cover`` finds a matching covering the root and every node the matching covered but optional ones,
+    exactly when one exists (brute force), blocked nodes left out."""
+    rng = random.Random(200 + seed)
+    checked = 0
+    for _ in range(1500):
+        size = rng.randint(2, 9)
+        pairs = [(u, v) for u in range(size) for v in range(u + 1, size) if rng.random() < rng.random()]
+        adjacency: list[list[int]] = [[] for _ in range(size)]
+        for u, v in pairs:
+            adjacency[u].append(v)
+            adjacency[v].append(u)
+        optional = [rng.random() < 0.4 for _ in range(size)]
+        every = _matchings(size, pairs)
+        start = rng.choice(every)
+        locked = [(u, v) for v, u in enumerate(start) if u > v and rng.random() < 0.2]
+        blocked = [False] * size
+        for u, v in locked:
+            blocked[u] = blocked[v] = True
+        roots = [v for v in range(size) if start[v] == FREE and not optional[v]]
+        if not roots:
+            continue
+        must = {v for v in range(size) if start[v] != FREE and not optional[v]} | {roots[0]}
+        exists = any(
+            all(m[v] != FREE for v in must) and all(m[u] == v for u, v in locked) for m in every
+        )  # fmt: skip
+        mate = list(start)
+        assert cover(adjacency, mate, roots[0], optional, blocked) == exists
+        checked += 1
+        if exists:
+            assert all(mate[v] != FREE for v in must) and all(mate[u] == v for u, v in locked)
+            assert all(u == FREE or (min(u, v), max(u, v)) in set(pairs) for v, u in enumerate(mate))
+    assert checked > 500
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_first_transposition_is_the_lexicographic_first_of_the_face(seed: int) -> None:
+    """With no odd set of positive dual (or only the set of all nodes, which keeps the matching's size), the
+    matching of the face whose sequence's partners (as the lower member) come first, brute force."""
+    rng = random.Random(300 + seed)
+    compared = 0
+    for _ in range(300):
+        size = rng.randint(2, 9)
+        edges = _graph(rng, size)
+        mate, tight, positive, odd_sets, _face = weighted.optimal_face(size, edges)
+        sequence = rng.sample(range(size), rng.randint(1, size))
+        tight_pairs = [(edges[k][0], edges[k][1]) for k in tight]
+        keep_size = any(len(odd_set) == size for odd_set in odd_sets)
+        if odd_sets and not keep_size:
+            continue
+        found = first_transposition(size, tight_pairs, mate, positive, sequence, keep_size=keep_size)
+        assert found is not None
+
+        face = [
+            m for m in _matchings(size, tight_pairs) if all(m[v] != FREE for v in range(size) if positive[v])
+            and (not keep_size or m.count(FREE) == mate.count(FREE))
+        ]  # fmt: skip
+        if keep_size:
+            assert found.count(FREE) == mate.count(FREE)
+        assert _key(found, sequence) == max(_key(m, sequence) for m in face)
+        if len(odd_sets) <= 1:  # then the face is all of that: the first transposition is an optimum
+            assert _weight(edges, found) == _weight(edges, mate)
+        compared += 1
+    assert compared > 100
+
+
+def _key(matching: list[int], sequence: list[int]) -> list[int]:
+    """The transposition digit's order: each node of ``sequence`` in turn, the earlier its later partner the
+    better (a node with no later partner last)."""
+    place = {node: index for index, node in enumerate(sequence)}
+    return [
+        -place[matching[node]] if matching[node] in place and place[matching[node]] > place[node] else -len(matching)
+        for node in sequence
+    ]  # fmt: skip

@@ -1,0 +1,91 @@
+"""The first transposition (C.04.3 D.1) among a bracket's optimal pairings, by choice after choice instead of
+one weighted matching with a digit of n log n bits.
+
+``dutch_bracket`` ranks a homogeneous bracket's candidates last by S2's transposition: the digit that weighs
+pair (x, y), x before y in the bracket, by (n - y) * (n + 1) ** (n - x), so that a matching's sum is a number
+in base n + 1 whose digits, most significant first, are the partners of the bracket's players in order as
+the lower member of their pair. Maximising it is choosing, for each player in order who is not yet paired,
+the first later player he can meet such that the pairing can still be completed optimally by the digits
+before; a player who can meet no later one is left to float or to meet a player outside the bracket (digit
+zero).
+
+"Completed optimally" is asked of the matchings of the edges tight under the optimal dual of the digits
+before (``weighted.optimal_face``) that match every node of positive dual: a question of cardinality. By
+complementary slackness every optimal matching is one of them, and they are all optimal when no odd set has
+a positive dual; otherwise the caller (``dutch_bracket._lexicographic``) keeps the result only when it is
+optimal, which makes it the first of the optimal ones too. With ``keep_size`` (the set of all nodes is such an
+odd set: every optimum is a maximum matching) the choices also keep the matching's size. Each choice is
+checked by re-matching the one or two nodes it frees (``cardinality.augment``, ``cardinality.cover``), the
+chosen pairs held fixed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tournaments.pairing.cardinality import FREE, augment, cover
+
+
+def first_transposition(
+    size: int, tight: Sequence[tuple[int, int]], mate: Sequence[int], required: Sequence[bool], sequence: Sequence[int],
+    keep_size: bool = False,
+) -> list[int] | None:
+    """The optimal matching (partners, FREE for none) that is first by the transposition digit: ``tight`` the
+    edges of the optimal face over nodes 0..size-1, ``mate`` an optimal matching within them, ``required`` the
+    nodes every optimal matching covers, ``sequence`` the bracket's nodes in order; with ``keep_size``, only
+    matchings as large as ``mate`` (which must be a maximum matching of ``tight``: every optimum is one when
+    the set of all nodes is an odd set of positive dual). None when ``mate`` does not cover the required nodes
+    (not an optimum of that face)."""
+    partners = [FREE if partner < 0 else partner for partner in mate]
+    if any(needed and partners[v] == FREE for v, needed in enumerate(required)):
+        return None
+    adjacency: list[list[int]] = [[] for _ in range(size)]
+    for u, v in tight:
+        adjacency[u].append(v)
+        adjacency[v].append(u)
+    optional = [not needed for needed in required]
+    blocked = [False] * size
+    position = {node: index for index, node in enumerate(sequence)}
+    for node in sequence:
+        if blocked[node]:
+            continue
+        later = sorted(
+            (position[other], other) for other in adjacency[node]
+            if other in position and position[other] > position[node] and not blocked[other]
+        )  # fmt: skip
+        for _, other in later:
+            trial = _fixed(adjacency, partners, node, other, optional, blocked, keep_size)
+            if trial is not None:
+                partners = trial
+                blocked[node] = blocked[other] = True
+                break
+    return partners
+
+
+def _fixed(
+    adjacency: Sequence[Sequence[int]], partners: list[int], node: int, other: int,
+    optional: Sequence[bool], blocked: list[bool], keep_size: bool,
+) -> list[int] | None:
+    """``partners`` changed to pair ``node`` with ``other`` and still cover every required node (and with
+    ``keep_size`` as many nodes as before: a maximum matching less the pair fixed can only grow back along an
+    augmenting path from a node it freed), or None."""
+    if partners[node] == other:
+        return partners
+    trial = list(partners)
+    freed = []
+    for v in (node, other):
+        if trial[v] != FREE:
+            freed.append(trial[v])
+            trial[trial[v]] = FREE
+    trial[node], trial[other] = other, node
+    blocked[node] = blocked[other] = True
+    try:
+        if keep_size and trial.count(FREE) > partners.count(FREE):
+            if not any(trial[v] == FREE and augment(adjacency, trial, v, blocked) for v in freed):
+                return None
+        for v in freed:
+            if not optional[v] and trial[v] == FREE and not cover(adjacency, trial, v, optional, blocked):
+                return None
+    finally:
+        blocked[node] = blocked[other] = False
+    return trial

@@ -1,0 +1,455 @@
+"""Maximum-weight matching on a general graph with integer weights (Edmonds' blossom algorithm, primal-dual).
+
+The Dutch engine weighs each bracket's candidates by one large integer an edge and asks for the matching of
+greatest total weight (``dutch_bracket``). This is Galil's O(n^3) formulation ("Efficient algorithms for finding
+maximum matching in graphs", ACM Computing Surveys 18, 1986), the one networkx's ``max_weight_matching`` follows
+too, kept in flat lists indexed by node and edge so that it runs several times faster, and faster again when
+scripts/build_engine.py compiles it with mypyc (it runs as it is where no compiler is at hand, with the same
+results). Weights are Python ints of any size: with integer weights every dual variable and slack stays an
+integer (the vertex duals start at the largest weight and edge slacks are counted doubled), so the optimum is exact.
+
+Nodes are 0..n-1; ``edges`` are (u, v, weight) with u != v. An edge's two ends are numbered 2k and 2k + 1
+("endpoints"), so that ``end ^ 1`` is the other end of the same edge. Blossoms are numbered n..2n-1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+NONE = -1
+
+
+def max_weight_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcardinality: bool = False) -> list[int]:
+    """The matching of greatest total weight (among those of greatest cardinality when ``maxcardinality``), as
+    the list of partners (``NONE`` for an unmatched node)."""
+    if not edges:
+        return [NONE] * size
+    return _Matcher(size, edges).solve(maxcardinality)
+
+
+def optimal_face(
+    size: int, edges: Sequence[tuple[int, int, int]]
+) -> tuple[list[int], list[int], list[bool], list[list[int]], list[int]]:
+    """A maximum-weight matching and what its optimal dual solution says of every other: (the matching as
+    partners, the edges tight under the dual (indices into ``edges``), the nodes of positive dual, the node
+    sets of the blossoms of positive dual, in each of which every optimum leaves exactly one node unmatched
+    within the set, and for each tight edge its ends of positive dual plus twice the blossoms of positive
+    dual that hold both ends).
+
+    By complementary slackness every maximum-weight matching uses only tight edges and covers every node of
+    positive dual (and every tight edge of an optimum is tight under every optimal dual); when no blossom's
+    dual is positive, every matching of tight edges that covers those nodes is a maximum-weight matching."""
+    if not edges:
+        return [NONE] * size, [], [False] * size, [], []
+    matcher = _Matcher(size, edges)
+    mate = matcher.solve(False)
+    slacks, held = matcher.slacks()
+    tight = [k for k, slack in enumerate(slacks) if slack == 0]
+    positive = [matcher.dual[v] > 0 for v in range(size)]
+    odd_sets = [matcher.leaves(b) for b in range(size, 2 * size) if matcher.base[b] >= 0 and matcher.dual[b] > 0]
+    face = [int(positive[edges[k][0]]) + int(positive[edges[k][1]]) + 2 * held[k] for k in tight]
+    return mate, tight, positive, odd_sets, face
+
+
+class _Matcher:
+    """The state of one run (names as in the literature: S-labels are outer, T-labels inner)."""
+
+    def __init__(self, size: int, edges: Sequence[tuple[int, int, int]]) -> None:
+        self.size = size
+        self.endpoint: list[int] = []
+        self.weight: list[int] = []
+        self.neighbours: list[list[int]] = [[] for _ in range(size)]  # the far ends of each node's edges
+        top = 0
+        for k, (u, v, w) in enumerate(edges):
+            self.endpoint.append(u)
+            self.endpoint.append(v)
+            self.weight.append(w)
+            self.neighbours[u].append(2 * k + 1)
+            self.neighbours[v].append(2 * k)
+            if w > top:
+                top = w
+        count = 2 * size
+        self.mate: list[int] = [NONE] * size  # the far endpoint of a node's matched edge
+        self.label: list[int] = [0] * count  # 0 free, 1 S (outer), 2 T (inner); 5 marks a scan
+        self.label_end: list[int] = [NONE] * count  # the endpoint a top blossom (or node) got its label through
+        self.in_blossom: list[int] = list(range(size))  # the top-level blossom holding a node
+        self.parent: list[int] = [NONE] * count
+        self.children: list[list[int]] = [[] for _ in range(count)]
+        self.base: list[int] = list(range(size)) + [NONE] * size
+        self.child_ends: list[list[int]] = [[] for _ in range(count)]
+        self.best_edge: list[int] = [NONE] * count
+        self.best_edges: list[list[int] | None] = [None] * count
+        self.unused: list[int] = list(range(size, count))
+        self.dual: list[int] = [top] * size + [0] * size
+        self.allowed: list[bool] = [False] * len(self.weight)
+        self.queue: list[int] = []
+
+    def slack(self, k: int) -> int:
+        return self.dual[self.endpoint[2 * k]] + self.dual[self.endpoint[2 * k + 1]] - 2 * self.weight[k]
+
+    def leaves(self, b: int) -> list[int]:
+        if b < self.size:
+            return [b]
+        found: list[int] = []
+        stack = [b]
+        while stack:
+            t = stack.pop()
+            if t < self.size:
+                found.append(t)
+            else:
+                stack.extend(self.children[t])
+        return found
+
+    def assign_label(self, w: int, t: int, p: int) -> None:
+        """Label node ``w``'s top blossom ``t`` (reached through endpoint ``p``); a T-blossom's mate becomes S."""
+        while True:
+            b = self.in_blossom[w]
+            self.label[w] = self.label[b] = t
+            self.label_end[w] = self.label_end[b] = p
+            self.best_edge[w] = self.best_edge[b] = NONE
+            if t == 1:
+                self.queue.extend(self.leaves(b))
+                return
+            mate_end = self.mate[self.base[b]]
+            w, t, p = self.endpoint[mate_end], 1, mate_end ^ 1
+
+    def scan_blossom(self, v: int, w: int) -> int:
+        """Trace back from two S-nodes joined by a tight edge: the base of a new blossom, or NONE (an
+        augmenting path joins two roots)."""
+        path: list[int] = []
+        base = NONE
+        while v != NONE or w != NONE:
+            b = self.in_blossom[v]
+            if self.label[b] & 4:
+                base = self.base[b]
+                break
+            path.append(b)
+            self.label[b] = 5
+            if self.label_end[b] == NONE:
+                v = NONE
+            else:
+                v = self.endpoint[self.label_end[b]]
+                b = self.in_blossom[v]
+                v = self.endpoint[self.label_end[b]]
+            if w != NONE:
+                v, w = w, v
+        for b in path:
+            self.label[b] = 1
+        return base
+
+    def add_blossom(self, base: int, k: int) -> None:
+        """Shrink the odd cycle closed by edge ``k`` through ``base`` into a new S-blossom."""
+        v, w = self.endpoint[2 * k], self.endpoint[2 * k + 1]
+        bb, bv, bw = self.in_blossom[base], self.in_blossom[v], self.in_blossom[w]
+        b = self.unused.pop()
+        self.base[b] = base
+        self.parent[b] = NONE
+        self.parent[bb] = b
+        path: list[int] = []
+        ends: list[int] = []
+        while bv != bb:
+            self.parent[bv] = b
+            path.append(bv)
+            ends.append(self.label_end[bv])
+            v = self.endpoint[self.label_end[bv]]
+            bv = self.in_blossom[v]
+        path.append(bb)
+        path.reverse()
+        ends.reverse()
+        ends.append(2 * k)
+        while bw != bb:
+            self.parent[bw] = b
+            path.append(bw)
+            ends.append(self.label_end[bw] ^ 1)
+            w = self.endpoint[self.label_end[bw]]
+            bw = self.in_blossom[w]
+        self.children[b] = path
+        self.child_ends[b] = ends
+        self.label[b] = 1
+        self.label_end[b] = self.label_end[bb]
+        self.dual[b] = 0
+        for leaf in self.leaves(b):
+            if self.label[self.in_blossom[leaf]] == 2:
+                self.queue.append(leaf)  # a T-node becomes S inside the blossom
+            self.in_blossom[leaf] = b
+        best_to = [NONE] * (2 * self.size)
+        for child in path:
+            known = self.best_edges[child]
+            if known is None:
+                candidates = [p // 2 for leaf in self.leaves(child) for p in self.neighbours[leaf]]
+            else:
+                candidates = known
+            for edge in candidates:
+                i, j = self.endpoint[2 * edge], self.endpoint[2 * edge + 1]
+                if self.in_blossom[j] == b:
+                    i, j = j, i
+                bj = self.in_blossom[j]
+                if bj != b and self.label[bj] == 1:
+                    held = best_to[bj]
+                    if held == NONE or self.slack(edge) < self.slack(held):
+                        best_to[bj] = edge
+            self.best_edges[child] = None
+            self.best_edge[child] = NONE
+        kept = [edge for edge in best_to if edge != NONE]
+        self.best_edges[b] = kept
+        best = NONE
+        for edge in kept:
+            if best == NONE or self.slack(edge) < self.slack(best):
+                best = edge
+        self.best_edge[b] = best
+
+    def expand_blossom(self, b: int, end_stage: bool) -> None:
+        """Undo blossom ``b`` (its dual reached zero); inside a stage, relabel the path through a T-blossom."""
+        for s in self.children[b]:
+            self.parent[s] = NONE
+            if s < self.size:
+                self.in_blossom[s] = s
+            elif end_stage and self.dual[s] == 0:
+                self.expand_blossom(s, end_stage)
+            else:
+                for leaf in self.leaves(s):
+                    self.in_blossom[leaf] = s
+        if not end_stage and self.label[b] == 2:
+            children, ends = self.children[b], self.child_ends[b]
+            entry = self.in_blossom[self.endpoint[self.label_end[b] ^ 1]]
+            j = children.index(entry)
+            if j & 1:
+                j -= len(children)
+                step, trick = 1, 0
+            else:
+                step, trick = -1, 1
+            p = self.label_end[b]
+            while j != 0:
+                self.label[self.endpoint[p ^ 1]] = 0
+                self.label[self.endpoint[ends[j - trick] ^ trick ^ 1]] = 0
+                self.assign_label(self.endpoint[p ^ 1], 2, p)
+                self.allowed[ends[j - trick] // 2] = True
+                j += step
+                p = ends[j - trick] ^ trick
+                self.allowed[p // 2] = True
+                j += step
+            bv = children[j]
+            self.label[self.endpoint[p ^ 1]] = self.label[bv] = 2
+            self.label_end[self.endpoint[p ^ 1]] = self.label_end[bv] = p
+            self.best_edge[bv] = NONE
+            j += step
+            while children[j] != entry:
+                bv = children[j]
+                if self.label[bv] == 1:
+                    j += step
+                    continue
+                reached = NONE
+                for leaf in self.leaves(bv):
+                    if self.label[leaf] != 0:
+                        reached = leaf
+                        break
+                if reached != NONE:
+                    self.label[reached] = 0
+                    self.label[self.endpoint[self.mate[self.base[bv]]]] = 0
+                    self.assign_label(reached, 2, self.label_end[reached])
+                j += step
+        self.label[b] = self.label_end[b] = NONE
+        self.children[b] = []
+        self.child_ends[b] = []
+        self.base[b] = NONE
+        self.best_edges[b] = None
+        self.best_edge[b] = NONE
+        self.unused.append(b)
+
+    def augment_blossom(self, b: int, v: int) -> None:
+        """Rotate blossom ``b`` so that node ``v`` becomes its base, flipping the matched edges on the way."""
+        t = v
+        while self.parent[t] != b:
+            t = self.parent[t]
+        if t >= self.size:
+            self.augment_blossom(t, v)
+        children, ends = self.children[b], self.child_ends[b]
+        i = j = children.index(t)
+        if i & 1:
+            j -= len(children)
+            step, trick = 1, 0
+        else:
+            step, trick = -1, 1
+        while j != 0:
+            j += step
+            t = children[j]
+            p = ends[j - trick] ^ trick
+            if t >= self.size:
+                self.augment_blossom(t, self.endpoint[p])
+            j += step
+            t = children[j]
+            if t >= self.size:
+                self.augment_blossom(t, self.endpoint[p ^ 1])
+            self.mate[self.endpoint[p]] = p ^ 1
+            self.mate[self.endpoint[p ^ 1]] = p
+        self.children[b] = children[i:] + children[:i]
+        self.child_ends[b] = ends[i:] + ends[:i]
+        self.base[b] = self.base[self.children[b][0]]
+
+    def augment(self, k: int) -> None:
+        """Flip the augmenting path through edge ``k`` between two S-nodes of different trees."""
+        for s, p in ((self.endpoint[2 * k], 2 * k + 1), (self.endpoint[2 * k + 1], 2 * k)):
+            while True:
+                bs = self.in_blossom[s]
+                if bs >= self.size:
+                    self.augment_blossom(bs, s)
+                self.mate[s] = p
+                if self.label_end[bs] == NONE:
+                    break
+                t = self.endpoint[self.label_end[bs]]
+                bt = self.in_blossom[t]
+                s = self.endpoint[self.label_end[bt]]
+                j = self.endpoint[self.label_end[bt] ^ 1]
+                if bt >= self.size:
+                    self.augment_blossom(bt, j)
+                self.mate[j] = self.label_end[bt]
+                p = self.label_end[bt] ^ 1
+
+    def grow(self) -> bool:
+        """Scan the queue of S-nodes along tight edges; True when an augmenting path was found and flipped."""
+        label, in_blossom, endpoint, allowed = self.label, self.in_blossom, self.endpoint, self.allowed
+        dual, weight, best_edge = self.dual, self.weight, self.best_edge
+        while self.queue:
+            v = self.queue.pop()
+            bv = in_blossom[v]
+            for p in self.neighbours[v]:
+                k = p >> 1
+                w = endpoint[p]
+                bw = in_blossom[w]
+                if bv == bw:
+                    continue
+                slack = 0
+                if not allowed[k]:
+                    slack = dual[v] + dual[w] - 2 * weight[k]
+                    if slack <= 0:
+                        allowed[k] = True
+                if allowed[k]:
+                    if label[bw] == 0:
+                        self.assign_label(w, 2, p ^ 1)
+                    elif label[bw] == 1:
+                        base = self.scan_blossom(v, w)
+                        if base >= 0:
+                            self.add_blossom(base, k)
+                            bv = in_blossom[v]
+                        else:
+                            self.augment(k)
+                            return True
+                    elif label[w] == 0:
+                        label[w] = 2
+                        self.label_end[w] = p ^ 1
+                elif label[bw] == 1:
+                    held = best_edge[bv]
+                    if held == NONE or slack < self.slack(held):
+                        best_edge[bv] = k
+                elif label[w] == 0:
+                    held = best_edge[w]
+                    if held == NONE or slack < self.slack(held):
+                        best_edge[w] = k
+        return False
+
+    def solve(self, maxcardinality: bool) -> list[int]:
+        size = self.size
+        for _ in range(size):
+            self.label = [0] * (2 * size)
+            self.best_edge = [NONE] * (2 * size)
+            for b in range(size, 2 * size):
+                self.best_edges[b] = None
+            self.allowed = [False] * len(self.weight)
+            self.queue = []
+            for v in range(size):
+                if self.mate[v] == NONE and self.label[self.in_blossom[v]] == 0:
+                    self.assign_label(v, 1, NONE)
+            augmented = False
+            while True:
+                if self.grow():
+                    augmented = True
+                    break
+                if self.adjust(maxcardinality):
+                    break
+            if not augmented:
+                break
+            for b in range(size, 2 * size):
+                if self.parent[b] == NONE and self.base[b] >= 0 and self.label[b] == 1 and self.dual[b] == 0:
+                    self.expand_blossom(b, True)
+        return [self.endpoint[end] if end != NONE else NONE for end in self.mate]
+
+    def slacks(self) -> tuple[list[int], list[int]]:
+        """Every edge's slack under the final duals (its two nodes' duals, less twice its weight, plus twice the
+        duals of the blossoms holding both ends: never negative when the duals are feasible), and how many
+        blossoms of positive dual hold both its ends."""
+        chains: list[list[int]] = []
+        for v in range(self.size):
+            chain: list[int] = []
+            b = self.parent[v]
+            while b != NONE:
+                chain.append(b)
+                b = self.parent[b]
+            chain.reverse()
+            chains.append(chain)
+        dual, endpoint = self.dual, self.endpoint
+        found: list[int] = []
+        held: list[int] = []
+        for k, w in enumerate(self.weight):
+            u, v = endpoint[2 * k], endpoint[2 * k + 1]
+            slack = dual[u] + dual[v] - 2 * w
+            above_u, above_v = chains[u], chains[v]
+            count = 0
+            for index in range(min(len(above_u), len(above_v))):
+                if above_u[index] != above_v[index]:
+                    break
+                slack += 2 * dual[above_u[index]]
+                count += int(dual[above_u[index]] > 0)
+            found.append(slack)
+            held.append(count)
+        return found, held
+
+    def adjust(self, maxcardinality: bool) -> bool:
+        """Change the duals by the largest step that keeps them feasible; True when the optimum is reached."""
+        size, label, in_blossom, dual = self.size, self.label, self.in_blossom, self.dual
+        kind = 0
+        delta = 0
+        edge = NONE
+        blossom = NONE
+        if not maxcardinality:
+            kind, delta = 1, min(dual[:size])
+        for v in range(size):
+            if label[in_blossom[v]] == 0 and self.best_edge[v] != NONE:
+                d = self.slack(self.best_edge[v])
+                if kind == 0 or d < delta:
+                    kind, delta, edge = 2, d, self.best_edge[v]
+        for b in range(2 * size):
+            if self.parent[b] == NONE and label[b] == 1 and self.best_edge[b] != NONE:
+                d = self.slack(self.best_edge[b]) // 2
+                if kind == 0 or d < delta:
+                    kind, delta, edge = 3, d, self.best_edge[b]
+        for b in range(size, 2 * size):
+            if self.base[b] >= 0 and self.parent[b] == NONE and label[b] == 2 and (kind == 0 or dual[b] < delta):
+                kind, delta, blossom = 4, dual[b], b
+        if kind == 0:  # maximum cardinality reached: no dual may go below zero
+            kind, delta = 1, max(0, min(dual[:size]))
+        for v in range(size):
+            top_label = label[in_blossom[v]]
+            if top_label == 1:
+                dual[v] -= delta
+            elif top_label == 2:
+                dual[v] += delta
+        for b in range(size, 2 * size):
+            if self.base[b] >= 0 and self.parent[b] == NONE:
+                if label[b] == 1:
+                    dual[b] += delta
+                elif label[b] == 2:
+                    dual[b] -= delta
+        if kind == 1:
+            return True
+        if kind == 2:
+            self.allowed[edge] = True
+            i, j = self.endpoint[2 * edge], self.endpoint[2 * edge + 1]
+            if label[in_blossom[i]] == 0:
+                i = j
+            self.queue.append(i)
+        elif kind == 3:
+            self.allowed[edge] = True
+            self.queue.append(self.endpoint[2 * edge])
+        else:
+            self.expand_blossom(blossom, False)
+        return False
