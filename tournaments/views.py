@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
-from tournaments import selectors, services
+from tournaments import duplicate_selectors, selectors, services
 from tournaments.pairing.trf import TrfError
 from tournaments.services import presets
 from tournaments.forms import (
@@ -258,7 +258,7 @@ def round_page(request: HttpRequest, tournament_id: int, number: int) -> HttpRes
         "rounds": selectors.rounds(tournament=tournament),
         "pairings": selectors.round_pairings(tournament=tournament, number=number, explained=explain),
         "explain": explain,
-        "deals": selectors.round_deals(tournament=tournament, round_=round_) if tournament.duplicate else [],
+        "deals": duplicate_selectors.round_deals(tournament=tournament, round_=round_) if tournament.duplicate else [],
     }
     return render(request, "tournaments/round.html", context)
 

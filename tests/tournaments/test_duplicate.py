@@ -21,7 +21,7 @@ from games.models import GameStatus
 from games.selectors import game_record_json, view_common
 from games.snapshots import state_of
 from tests.tournaments.factories import bots, director, enter, finish_game, tournament
-from tournaments import selectors, services
+from tournaments import duplicate_selectors, selectors, services
 from tournaments.models import DuplicateScoring, MatchGame, Round, RoundStatus, Seating, Tournament
 from tournaments.simulation import SimulationOptions, simulate
 
@@ -290,7 +290,7 @@ def test_the_round_page_shows_how_every_holder_of_each_hand_did() -> None:
     finish_game(games[1])
     page = client.get(url).content.decode()
     assert "Hand 1" in page and "Hand 2" in page and page.count('<tr><td><a href="') == 4
-    lines = selectors.round_deals(tournament=event, round_=Round.objects.get(tournament=event, number=1))
+    lines = duplicate_selectors.round_deals(tournament=event, round_=Round.objects.get(tournament=event, number=1))
     assert [len(holders) for _, holders in lines[0].hands] == [2, 2]
     for _, holders in lines[0].hands:
         assert sum(holder.score for holder in holders) == 1
@@ -365,7 +365,7 @@ def test_a_replayed_board_is_a_deal_of_its_own_and_its_stopped_game_is_revealed_
     assert games[f"1.1.2/{fresh.pk}"]["duplicate"] == [0.5, 0.5]
     assert list(exported["rounds"][0]["deals"]) == ["1.1.2"]
     _check_scores(exported)
-    deal_lines = selectors.round_deals(tournament=event, round_=Round.objects.get(tournament=event, number=1))
+    deal_lines = duplicate_selectors.round_deals(tournament=event, round_=Round.objects.get(tournament=event, number=1))
     assert [len(holders) for _, holders in deal_lines[0].hands] == [2, 2]
 
 
@@ -393,7 +393,7 @@ def test_the_round_page_lists_a_replayed_board_scored_alone() -> None:
     round_ = Round.objects.get(tournament=event, number=1)
     assert round_.status == RoundStatus.CLOSED
     fresh.refresh_from_db()
-    lines = selectors.round_deals(tournament=event, round_=round_)
+    lines = duplicate_selectors.round_deals(tournament=event, round_=round_)
     # The round's deal, held by the two boards that played it, then the replayed board, on a deal of its own.
     assert [line.deal for line in lines] == ["1.1.2", f"1.1.2/{fresh.pk}"]
     assert not lines[0].replay and [len(holders) for _, holders in lines[0].hands] == [2, 2]

@@ -23,7 +23,7 @@ from games.models import Game, GameStatus
 from games.snapshots import state_of
 from tournaments.models import Entrant, MatchGame, Pairing, Round, Seating, Tournament
 from tournaments.pairing import duplicate as pure
-from tournaments.selectors import duplicate_holdings
+from tournaments.duplicate_selectors import duplicate_holdings
 from tournaments.scoring import first_attacker_seat
 
 
