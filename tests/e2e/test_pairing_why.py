@@ -37,7 +37,8 @@ def second_round(live_server_url: str, settings: Any) -> dict[str, Any]:
     chief = user_sign_up(username="chief", email="chief@example.com", password=PASSWORD, preferred_language="en")
     user_role_grant(user=chief, role=Role.TOURNAMENT_DIRECTOR)
     anna = user_sign_up(username="anna", email="anna@example.com", password=PASSWORD, preferred_language="en")
-    event = services.tournament_create(director=chief, name="Why Cup", rounds=4, round_interval=0,
+    # Rounds an hour apart: the worker (whose settings pair by the older Swiss) must not start round 2 first.
+    event = services.tournament_create(director=chief, name="Why Cup", rounds=4, round_interval=3600,
                                        starts_at=timezone.now() + datetime.timedelta(hours=1))  # fmt: skip
     enter(event, [anna, *bots(10)])
     services.tournament_start(tournament=event, by=chief, deal_games=False)
