@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from durak_site.consumers import LiveConsumer
 from durak_site.db import database_call
-from games import lag, rematch, selectors, services
+from games import broadcast, lag, rematch, selectors, services
 from games.broadcast import LOBBY_GROUP, game_group, remember_server_loop, view_in_event
 from games.services import GameActionError, error_message
 
@@ -80,6 +80,18 @@ GAME_WRITERS = ThreadPoolExecutor(max_workers=settings.GAME_WRITER_THREADS, thre
 def _game_writer(function: Any) -> Any:
     """`function` run on a game writer thread, its database connection given back to the pool after it."""
     return database_call(function, thread_sensitive=False, executor=GAME_WRITERS)
+
+
+async def _write_then_send(function: Any, **kwargs: Any) -> Any:
+    """A service's change of the game on a game writer thread; the views its commit leaves to the caller
+    (`broadcast.deferring`) are sent here, on the loop, as the call returns (also when it raised after a
+    commit)."""
+    sends: list[broadcast.Send] = []
+    try:
+        return await _game_writer(broadcast.deferring(function, sends))(**kwargs)
+    finally:
+        for send in sends:
+            await send()
 
 
 class GameConsumer(LiveConsumer):
@@ -158,14 +170,15 @@ class GameConsumer(LiveConsumer):
             if kind == "action":
                 if isinstance(seq, bool) or not isinstance(seq, int):
                     raise GameActionError("malformed", "an action needs its version 'seq'")
-                await _game_writer(services.game_submit_action)(
-                    game_id=self.game_id, user=self.scope.get("user"), action=content.get("action"), seq=seq
-                )
+                await _write_then_send(
+                    services.game_submit_action,
+                    game_id=self.game_id, user=self.scope.get("user"), action=content.get("action"), seq=seq,
+                )  # fmt: skip
             else:
                 if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
                     raise GameActionError("malformed", "'seq' must be a whole number")
                 service = services.game_surrender if kind == "surrender" else services.game_redeal
-                await _game_writer(service)(game_id=self.game_id, user=self.scope.get("user"), seq=seq)
+                await _write_then_send(service, game_id=self.game_id, user=self.scope.get("user"), seq=seq)
         except GameActionError as error:
             await self._send_error(error)
             if error.code == "stale":

@@ -206,3 +206,64 @@ async def test_the_lobby_lists_tables_and_follows_changes() -> None:
     seats = (await _next(lobby, "lobby.tables"))["tables"][0]["seats"]
     assert seats[0]["bot"] is True and seats[1]["name"] is None
     await lobby.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_moves_views_go_out_on_the_sockets_loop_unless_a_bot_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A person's move at a table of people: the views its commit sends are left to the mover's consumer
+    (broadcast.deferring), which sends them on its loop as the database call returns, so the writer thread
+    never waits on a hop to the loop. Where a bot answers, the thread sends them before it schedules the bot
+    (a view must not come after the bot's later one), and outside a socket a service sends at once."""
+    from games import broadcast
+
+    sent_by_thread: list[str] = []
+    original = broadcast._run
+
+    def recording(send: Any) -> None:
+        sent_by_thread.append(send.__qualname__)
+        original(send)
+
+    monkeypatch.setattr(broadcast, "_run", recording)
+    anna, boris, game = await database_sync_to_async(_heads_up)()
+    sockets = [await _socket(f"/ws/game/{game.pk}/", anna), await _socket(f"/ws/game/{game.pk}/", boris)]
+    views = [await _next(socket, "game.view", seq=0) for socket in sockets]
+    leader = next(seat for seat, view in enumerate(views) if view["view"]["legal"])
+    sent_by_thread.clear()
+    await sockets[leader].send_json_to({"type": "action", "action": views[leader]["view"]["legal"][0], "seq": 0})
+    after = [await _next(socket, "game.view", seq=1) for socket in sockets]
+    assert after[leader]["log"][-1]["seat"] == leader
+    assert sent_by_thread == []
+
+    # A service called outside any socket (a task, the API) still sends at once.
+    defender = 1 - leader
+    await database_sync_to_async(services.game_submit_action)(
+        game_id=game.pk, user=[anna, boris][defender], action={"type": "take"}, seq=1
+    )
+    assert [await _next(socket, "game.view", seq=2) for socket in sockets]
+    assert sent_by_thread == ["send_game.<locals>.send"]
+    for socket in sockets:
+        await socket.disconnect()
+
+    # A bot must answer the person's move (she leads, it defends): the thread sends the view before it
+    # schedules the bot.
+    carla = await database_sync_to_async(person)("carla")
+
+    def with_bot() -> Game:
+        against_bot = table(carla, turn_seconds=TURN_SECONDS)
+        services.table_join(table=against_bot, user=carla)
+        services.table_add_bot(table=against_bot, level="easy")
+        return latest_game(against_bot)
+
+    from games.services import tables
+
+    monkeypatch.setattr(tables, "shuffle_seed", lambda: "lead-0")  # a deal that seat 0 (carla) leads
+    bot_game = await database_sync_to_async(with_bot)()
+    socket = await _socket(f"/ws/game/{bot_game.pk}/", carla)
+    view = await _next(socket, "game.view", seq=0)
+    assert view["seat"] == 0 and view["waiting"] == [0] and not view["view"]["table"]
+    sent_by_thread.clear()
+    await socket.send_json_to({"type": "action", "action": view["view"]["legal"][0], "seq": view["seq"]})
+    await _next(socket, "game.view", seq=view["seq"] + 1)
+    assert "send_game.<locals>.send" in sent_by_thread
+    await socket.disconnect()
