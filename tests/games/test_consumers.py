@@ -267,3 +267,41 @@ async def test_a_moves_views_go_out_on_the_sockets_loop_unless_a_bot_answers(mon
     await _next(socket, "game.view", seq=view["seq"] + 1)
     assert "send_game.<locals>.send" in sent_by_thread
     await socket.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_an_events_view_is_built_once_for_each_kind_of_reader_and_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five sockets in one game (two players, three spectators of whom one reads Russian): a move's event is
+    made into a view and encoded once for each seat, once for the English spectators and once for the
+    Russian one, and every socket still gets its own reader's view."""
+    from games.consumers import GameConsumer
+
+    built: list[tuple[int | None, str]] = []
+    original = GameConsumer._message_of
+
+    def counting(self: GameConsumer, event: dict[str, Any]) -> dict[str, Any]:
+        built.append((self.seat, self.language))
+        return original(self, event)
+
+    monkeypatch.setattr(GameConsumer, "_message_of", counting)
+    anna, boris, game = await database_sync_to_async(_heads_up)()
+    sockets = [await _socket(f"/ws/game/{game.pk}/", anna), await _socket(f"/ws/game/{game.pk}/", boris)]
+    watchers = [
+        await _socket(f"/ws/game/{game.pk}/", await database_sync_to_async(person)(name, language=language))
+        for name, language in (("w1", "en"), ("w2", "en"), ("w3", "ru"))
+    ]
+    views = [await _next(socket, "game.view", seq=0) for socket in sockets]
+    for watcher in watchers:
+        await _next(watcher, "game.view", seq=0)
+    leader = next(seat for seat, view in enumerate(views) if view["view"]["legal"])
+    built.clear()
+    await sockets[leader].send_json_to({"type": "action", "action": views[leader]["view"]["legal"][0], "seq": 0})
+    after = [await _next(socket, "game.view", seq=1) for socket in sockets]
+    seen = [await _next(watcher, "game.view", seq=1) for watcher in watchers]
+    assert sorted(built, key=str) == sorted([(0, "en"), (1, "ru"), (None, "en"), (None, "ru")], key=str)
+    assert [view["seat"] for view in after] == [0, 1] and after[0]["view"]["hand"] != after[1]["view"]["hand"]
+    assert all(view["seat"] is None and "hand" not in view["view"] for view in seen)
+    assert seen[0] == seen[1] and "ходит" in seen[2]["log"][-1]["text"] and "leads" in seen[0]["log"][-1]["text"]
+    for socket in [*sockets, *watchers]:
+        await socket.disconnect()
