@@ -28,7 +28,6 @@ SMALL_PHONE: ViewportSize = {"width": 360, "height": 640}
 LANDSCAPE_PHONE: ViewportSize = {"width": 844, "height": 390}
 DESKTOP: ViewportSize = {"width": 1366, "height": 768}
 VIEWPORTS = {"phone": PHONE, "small-phone": SMALL_PHONE, "landscape-phone": LANDSCAPE_PHONE, "desktop": DESKTOP}
-PASSWORD = "a-Long-passw0rd"  # tests.games.factories.person's
 PODKIDNOY = {"preset": "podkidnoy"}
 PEREVODNOY = {"preset": "perevodnoy"}
 
@@ -168,14 +167,6 @@ STATES: dict[str, Callable[..., tuple[User, Game]]] = {
     "start": state_start, "attack": state_attack, "cover": state_cover, "take": state_take,
     "transfer": state_transfer, "end": state_end,
 }  # fmt: skip
-
-
-def log_in(page: Page, url: str, username: str) -> None:
-    page.goto(f"{url}/accounts/log-in/")
-    page.locator("#id_username").fill(username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("#id_password").press("Enter")
-    page.wait_for_url(lambda address: "/log-in/" not in address)
 
 
 def open_game(page: Page, url: str, game: Game) -> None:

@@ -20,11 +20,10 @@ from tests.e2e.test_play_a_game import (
     _one_move,
     _seq,
     bots_can_move,
-    browser,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["bots_can_move", "browser"]  # fixtures used by the test below
+__all__ = ["bots_can_move"]  # a fixture used by the test below
 
 
 AKTOBE_OWN = frozenset({"announce", "give", "duel"})
