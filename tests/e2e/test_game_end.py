@@ -16,11 +16,10 @@ from games import services
 from games.engine import Rules
 from games.models import Game, Seat
 from tests.e2e.browsing import in_thread, log_in
-from tests.e2e.test_play_a_game import DESKTOP, PHONE, _play_until_result, bots_can_move
+from tests.e2e.test_play_a_game import DESKTOP, PHONE, _play_until_result
 from tests.games.factories import latest_game, person, table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["bots_can_move"]  # a fixture used by the tests below
 
 DELTA = re.compile(r"^(?:[+\u2212]\d+|\u00b10)$")
 
@@ -71,7 +70,7 @@ def rated_game(live_server_url: str) -> Game:
 
 
 def test_a_rated_game_against_a_bot_shows_the_rating_change_without_a_reload(
-    rated_game: Game, live_server_url: str, browser: Browser, bots_can_move: None
+    rated_game: Game, live_server_url: str, browser: Browser, tasks_run: None
 ) -> None:
     errors: list[str] = []
     page = _page(browser, live_server_url, "end-rated", errors, PHONE)
@@ -101,7 +100,7 @@ def bot_game(live_server_url: str) -> Game:
 
 
 def test_a_rematch_against_a_bot_starts_the_next_game_at_once(
-    bot_game: Game, live_server_url: str, browser: Browser, bots_can_move: None
+    bot_game: Game, live_server_url: str, browser: Browser, tasks_run: None
 ) -> None:
     errors: list[str] = []
     page = _page(browser, live_server_url, "end-solo", errors)

@@ -19,12 +19,11 @@ from games.services import actions, tables
 from review.models import AnalysisStatus, GameAnalysis
 from tests.e2e.browsing import in_thread, log_in
 from tests.e2e.table_states import (
-    DESKTOP, PHONE, PODKIDNOY, bot_moves, fresh, kind, game_against_bot, move, person, quiet_test_process,
+    DESKTOP, PHONE, PODKIDNOY, bot_moves, fresh, kind, game_against_bot, move, person,
     screenshot_dir,
 )  # fmt: skip
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["quiet_test_process"]  # a fixture used below
 
 PLAYER_MOVES = 14  # the player's moves made through the services before the page gives the game up
 # The deal and the easy bot's draws are fixed: on a random deal about one game in twelve gives nothing away that

@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.conf import settings
 from django.utils import timezone
 from playwright.sync_api import Browser, expect
 
@@ -22,12 +21,6 @@ from tests.e2e.browsing import PASSWORD, log_in
 from tournaments import services as tournament_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def tasks_run(request: pytest.FixtureRequest) -> None:
-    if not settings.TASKS_IN_PROCESS:
-        request.getfixturevalue("celery_worker")
 
 
 @pytest.fixture

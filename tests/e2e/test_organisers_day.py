@@ -16,7 +16,6 @@ import re
 from collections.abc import Callable
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import Browser, Page, expect
 
 from accounts.roles import Role
@@ -31,13 +30,6 @@ DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 # Usernames nothing like the names people know each other by: the director never types one.
 PEOPLE = {"u-5521": "Anya Smirnova", "u-6630": "Борис Петров", "u-7719": "Vera Lebedeva"}
-
-
-@pytest.fixture
-def tasks_run(request: pytest.FixtureRequest) -> None:
-    """Without a broker the tasks run inside Daphne; with one they need a worker."""
-    if not settings.TASKS_IN_PROCESS:
-        request.getfixturevalue("celery_worker")
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ import re
 import time
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -21,7 +20,7 @@ from accounts.models import User
 from games.engine import legal_actions
 from games.models import Game
 from tests.e2e.browsing import in_thread, log_in
-from tests.e2e.table_states import open_game, quiet_test_process
+from tests.e2e.table_states import open_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,14 +28,6 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 SCREENSHOT_DIR = os.environ.get("BROWSER_SCREENSHOT_DIR")  # set it to look at the pages
 GAME_TIMEOUT_S = 300
-__all__ = ["quiet_test_process"]  # a fixture used below
-
-
-@pytest.fixture
-def bots_can_move(request: pytest.FixtureRequest) -> None:
-    """Without a broker the bots move inside Daphne; with one they need a worker."""
-    if not settings.TASKS_IN_PROCESS:
-        request.getfixturevalue("celery_worker")
 
 
 def _screenshot(page: Page, name: str) -> None:
@@ -152,7 +143,7 @@ def _play_until_result(
 
 
 def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
-    browser: Browser, live_server_url: str, bots_can_move: None
+    browser: Browser, live_server_url: str, tasks_run: None
 ) -> None:
     page = browser.new_page(viewport=DESKTOP, locale="en-GB")
     errors: list[str] = []
@@ -260,7 +251,7 @@ def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
 
 
 def test_a_perevodnoy_cheating_table_of_three_is_played_to_the_end_on_a_phone(
-    browser: Browser, live_server_url: str, bots_can_move: None
+    browser: Browser, live_server_url: str, tasks_run: None
 ) -> None:
     """Every option box of the form reaches the table, and a game of three at it runs on a phone: the player clicks
     moves for a minute (an accusation the server offers is made), then gives up, and the result shows every

@@ -13,10 +13,9 @@ from playwright.sync_api import Browser, CDPSession, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.e2e.browsing import in_thread, log_in
-from tests.e2e.table_states import DESKTOP, PHONE, open_game, quiet_test_process, state_start
+from tests.e2e.table_states import DESKTOP, PHONE, open_game, state_start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["quiet_test_process"]  # a fixture used below
 
 GAME_TIMEOUT_S = 300
 WAAPI = "a => a.constructor.name === 'Animation'"  # the table's own motion, not a CSS pulse or transition

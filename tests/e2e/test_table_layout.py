@@ -16,11 +16,10 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.e2e.browsing import in_thread, log_in
-from tests.e2e.table_states import DESKTOP, PHONE, STATES, VIEWPORTS, open_game, quiet_test_process, screenshot_dir
+from tests.e2e.table_states import DESKTOP, PHONE, STATES, VIEWPORTS, open_game, screenshot_dir
 from tests.processes import PROJECT_DIR
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["quiet_test_process"]  # a fixture used below
 
 MIN_TARGET_PX = 40
 

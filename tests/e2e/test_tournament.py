@@ -13,7 +13,6 @@ import datetime
 import re
 
 import pytest
-from django.conf import settings
 from django.utils import timezone
 from playwright.sync_api import Browser, expect
 
@@ -23,13 +22,6 @@ from accounts.services import bot_account_ensure, user_role_grant, user_sign_up
 from tests.e2e.browsing import PASSWORD, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def tasks_run(request: pytest.FixtureRequest) -> None:
-    """Without a broker the tasks run inside Daphne; with one they need a worker."""
-    if not settings.TASKS_IN_PROCESS:
-        request.getfixturevalue("celery_worker")
 
 
 @pytest.fixture
