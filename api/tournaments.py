@@ -26,6 +26,7 @@ from accounts.models import User
 from api.renderers import CSVRenderer
 from api.serializers import PlayerRefSerializer, PoolRefSerializer
 from ratings.models import RatingPool
+from tournaments import labels as tournament_labels
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import (
@@ -40,7 +41,7 @@ def _user(request: Request) -> User:
 
 
 def _number(value: float | None) -> float | int | None:
-    return tournament_selectors.number(value)
+    return tournament_labels.number(value)
 
 
 # --- serializers --------------------------------------------------------------------------------
@@ -112,7 +113,7 @@ class EntrantSerializer(serializers.ModelSerializer):
                   "first_round", "registered"]
 
     def get_name(self, entrant: Entrant) -> str:
-        return tournament_selectors.entrant_label(entrant)
+        return tournament_labels.entrant_label(entrant)
 
 
 class StandingSerializer(serializers.Serializer):

@@ -1,6 +1,7 @@
 """Readers of duplicate rounds (issue 37): who held each hand of a round's deals and how he did, the deals
 shown only once their round is over, and the tournament export's deal ids and hands. Split from
-tournaments.selectors, which imports `duplicate_export` for its export."""
+tournaments.selectors, which imports `duplicate_export` for its export; both write points and names with
+tournaments.labels."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from typing import Any
 
 from games.engine import Rules, deal
 from games.engine.deal import deck_text
+from tournaments.labels import entrant_label, number
 from tournaments.models import Entrant, MatchGame, MatchGameStatus, Round, RoundStatus, Tournament
 from tournaments.pairing import duplicate
-from tournaments.selectors import entrant_label, number
 
 
 def duplicate_export(

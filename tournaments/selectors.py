@@ -17,6 +17,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from tournaments.duplicate_selectors import duplicate_export
+from tournaments.labels import entrant_label, number
 from tournaments.models import (
     AuditEntry, Dispute, DisputeStatus, Entrant, EntrantStatus, MatchGame, Pairing, PairingEntrant,
     PairingStatus, ResultKind, Round, RoundStatus, Seating, StandingRow, TeamMember, Tournament, TournamentStatus,
@@ -25,13 +27,6 @@ from tournaments.pairing import duplicate
 
 AUDIT_PAGE = 200
 PAST_TOURNAMENTS = 50
-
-
-def number(value: float | None) -> float | int | None:
-    """Points as people write them: 1, not 1.0; 6.5 stays."""
-    if value is None:
-        return None
-    return int(value) if float(value).is_integer() else float(value)
 
 
 # --- lists ---------------------------------------------------------------------------------------
@@ -71,10 +66,6 @@ def tournament_lists() -> TournamentLists:
     return TournamentLists(
         open=upcoming, running=running, past=[PastTournament(event, winners.get(event.pk, [])) for event in past]
     )
-
-
-def entrant_label(entrant: Entrant) -> str:
-    return entrant.team_name or entrant.user.public_name
 
 
 def registration_open(tournament: Tournament, *, now: Any = None) -> bool:
@@ -401,8 +392,6 @@ def tournament_export(*, tournament: Tournament) -> dict[str, Any]:
     boards: dict[int, dict[int, list[Mapping[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     for seat in seats:
         boards[seat["round_number"]][seat["board"]].append(seat)
-    from tournaments.duplicate_selectors import duplicate_export
-
     games, deals = duplicate_export(tournament) if tournament.duplicate else ({}, {})
     exported_rounds = []
     for round_number in sorted(boards):

@@ -1,9 +1,9 @@
-"""Games against a bot brought to a chosen moment through the services, for the table's browser tests: the
-first lead, an attack to answer, a covered attack, a hand of 20 after many takes, a transfer offered at a
-perevodnoy table, a finished game. Built in the test process before a browser opens the page (Playwright's sync
-API runs an event loop, and Django refuses database calls from a thread that has one); meanwhile the test
-process schedules no bot move, turn timer or finalisation, so the bot moves only where the helpers say. Once the
-page plays, Daphne moves the bot as in any game."""
+"""Games against a bot brought to a chosen moment through the services, for the table's browser tests: the first lead,
+an attack to answer, a covered attack, a hand of 20 after many takes, a transfer offered at a perevodnoy table, a
+finished game. Built in the test process before a browser opens the page (Playwright's sync API runs an event loop,
+and Django refuses database calls from a thread that has one); meanwhile the test process schedules no bot move,
+turn timer or finalisation (conftest.py's `quiet_test_process`), so the bot moves only where the helpers say. Once
+the page plays, Daphne moves the bot as in any game."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from accounts.models import User
@@ -28,7 +27,6 @@ SMALL_PHONE: ViewportSize = {"width": 360, "height": 640}
 LANDSCAPE_PHONE: ViewportSize = {"width": 844, "height": 390}
 DESKTOP: ViewportSize = {"width": 1366, "height": 768}
 VIEWPORTS = {"phone": PHONE, "small-phone": SMALL_PHONE, "landscape-phone": LANDSCAPE_PHONE, "desktop": DESKTOP}
-PASSWORD = "a-Long-passw0rd"  # tests.games.factories.person's
 PODKIDNOY = {"preset": "podkidnoy"}
 PEREVODNOY = {"preset": "perevodnoy"}
 
@@ -38,16 +36,6 @@ def screenshot_dir() -> Path:
     folder = Path(os.environ.get("BROWSER_SCREENSHOT_DIR") or Path(__file__).parent / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-@pytest.fixture
-def quiet_test_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The test process builds positions: no bot move, timer or finalisation of its own is scheduled."""
-    from games import tasks
-
-    monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: None)
-    monkeypatch.setattr(tasks.bot_move, "delay", lambda *args, **kwargs: None)
-    monkeypatch.setattr(tasks.finalise_game, "delay", lambda *args, **kwargs: None)
 
 
 def fresh(game: Game) -> Game:
@@ -168,14 +156,6 @@ STATES: dict[str, Callable[..., tuple[User, Game]]] = {
     "start": state_start, "attack": state_attack, "cover": state_cover, "take": state_take,
     "transfer": state_transfer, "end": state_end,
 }  # fmt: skip
-
-
-def log_in(page: Page, url: str, username: str) -> None:
-    page.goto(f"{url}/accounts/log-in/")
-    page.locator("#id_username").fill(username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("#id_password").press("Enter")
-    page.wait_for_url(lambda address: "/log-in/" not in address)
 
 
 def open_game(page: Page, url: str, game: Game) -> None:

@@ -19,12 +19,9 @@ from tests.e2e.test_play_a_game import (
     _promised_move,
     _one_move,
     _seq,
-    bots_can_move,
-    browser,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["bots_can_move", "browser"]  # fixtures used by the test below
 
 
 AKTOBE_OWN = frozenset({"announce", "give", "duel"})
@@ -51,7 +48,7 @@ def _aktobe_move(page: Page, asked: list[int]) -> bool:
     return _one_move(page)
 
 
-def test_an_aktobe_table_is_played_to_the_end(browser: Browser, live_server_url: str, bots_can_move: None) -> None:
+def test_an_aktobe_table_is_played_to_the_end(browser: Browser, live_server_url: str, tasks_run: None) -> None:
     page = browser.new_page(viewport=DESKTOP, locale="en-GB")
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

@@ -17,12 +17,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
-from tests.e2e.test_play_a_game import DESKTOP, _one_move, _screenshot, _seq, bots_can_move, browser
-from tests.e2e.test_redeal import _in_thread, _log_in
+from tests.e2e.browsing import in_thread, log_in
+from tests.e2e.test_play_a_game import DESKTOP, _one_move, _screenshot, _seq
 from tests.games.factories import person
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["bots_can_move", "browser"]  # fixtures used by the test below
 
 
 def _seconds(text: str) -> int:
@@ -39,13 +38,13 @@ def _bot_clock(page: Page) -> Any:
 
 
 def test_a_clock_game_against_a_bot_shows_two_clocks_that_run_on_their_owners_move(
-    browser: Browser, live_server_url: str, bots_can_move: None
+    browser: Browser, live_server_url: str, tasks_run: None
 ) -> None:
-    _in_thread(lambda: person("clock-player"))
+    in_thread(lambda: person("clock-player"))
     page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    _log_in(page, live_server_url, "clock-player")
+    log_in(page, live_server_url, "clock-player")
     page.goto(f"{live_server_url}/play/")
 
     # The per-move timer's field shows until the clock is chosen; then the base and the increment do.

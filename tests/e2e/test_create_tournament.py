@@ -5,11 +5,11 @@ dragging (a mouse, then a finger), submits, and the tournament has those values.
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Locator, Page, expect, sync_playwright
+from playwright.sync_api import Locator, Page, expect
 
 from accounts.roles import Role
 from accounts.services import user_role_grant, user_sign_up
-from tests.e2e.test_tournament import CHROMIUM_ARGS, PASSWORD, _log_in
+from tests.e2e.browsing import PASSWORD, chromium, log_in
 from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -32,16 +32,15 @@ def _touch_drag(page: Page, grip: Locator, onto: Locator) -> None:
     touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
-def _create(base: str, chromium: str) -> list[str]:
+def _create(base: str, chromium_path: str) -> list[str]:
     """Drive the page; returns the page's script errors (the database is read once the browser is closed:
     Playwright's sync API runs an event loop, and Django refuses database calls beside one)."""
     errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+    with chromium(chromium_path) as browser:
         context = browser.new_context(locale="en-GB", viewport={"width": 1366, "height": 900}, has_touch=True)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
-        _log_in(page, base, "maker")
+        log_in(page, base, "maker")
         page.goto(f"{base}/tournaments/new/")
         # Heads-up Swiss: its rounds show; the table size, the team size and the places' points do not.
         expect(page.locator("#id_rounds")).to_be_visible()
@@ -91,7 +90,6 @@ def _create(base: str, chromium: str) -> list[str]:
         assert _order(page) == expected, _order(page)
         page.get_by_role("button", name="Open registration").click()
         expect(page.locator("h1")).to_have_text("Friday Blitz")
-        browser.close()
     return errors
 
 

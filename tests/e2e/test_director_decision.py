@@ -6,21 +6,18 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterator
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from accounts.roles import Role
 from accounts.services import user_role_grant, user_sign_up
+from tests.e2e.browsing import PASSWORD, log_in
 from tournaments import services
 from tournaments.models import MatchGame, Pairing
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
-PASSWORD = "a-Long-passw0rd-for-tests"
 
 
 @pytest.fixture
@@ -43,35 +40,20 @@ def running_game(live_server_url: str) -> dict[str, int]:
     return {"tournament": event.pk, "game": match_game.game_id}
 
 
-@pytest.fixture
-def browser(chromium_path: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def _log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/log-in/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Log in").click()
-
-
 def test_a_director_stops_a_game_and_the_players_page_shows_the_decision_at_once(
     running_game: dict[str, int], browser: Browser, live_server_url: str
 ) -> None:
     errors: list[str] = []
     player = browser.new_page(locale="en-GB")
     player.on("pageerror", lambda error: errors.append(str(error)))
-    _log_in(player, live_server_url, "anna")
+    log_in(player, live_server_url, "anna")
     player.goto(f"{live_server_url}/play/game/{running_game['game']}/")
     expect(player.locator("[data-part=connection]")).to_have_text("Connected")
     expect(player.locator("[data-part=decision]")).to_be_hidden()
 
     director = browser.new_page(locale="en-GB")
     director.on("pageerror", lambda error: errors.append(str(error)))
-    _log_in(director, live_server_url, "chief")
+    log_in(director, live_server_url, "chief")
     director.goto(f"{live_server_url}/tournaments/{running_game['tournament']}/direct/")
     expect(director.locator("#still-playing")).to_contain_text("anna")
     award = director.get_by_role("button", name="Award to boris")
@@ -100,12 +82,12 @@ def test_a_game_ordered_replayed_moves_the_players_page_to_the_new_deal(
     running_game: dict[str, int], browser: Browser, live_server_url: str
 ) -> None:
     player = browser.new_page(locale="en-GB")
-    _log_in(player, live_server_url, "boris")
+    log_in(player, live_server_url, "boris")
     player.goto(f"{live_server_url}/play/game/{running_game['game']}/")
     expect(player.locator("[data-part=connection]")).to_have_text("Connected")
 
     director = browser.new_page(locale="en-GB")
-    _log_in(director, live_server_url, "chief")
+    log_in(director, live_server_url, "chief")
     director.goto(f"{live_server_url}/tournaments/{running_game['tournament']}/direct/")
     director.get_by_role("button", name="Replay with a fresh deal").click()
     dialog = director.locator("#confirm-dialog")

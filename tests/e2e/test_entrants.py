@@ -4,20 +4,17 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from accounts.roles import Role
 from accounts.services import user_role_grant, user_sign_up
+from tests.e2e.browsing import PASSWORD, log_in
 from tournaments import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
-PASSWORD = "a-Long-passw0rd-for-tests"
 
 
 @pytest.fixture
@@ -36,28 +33,13 @@ def club_night(live_server_url: str) -> int:
     return event.pk
 
 
-@pytest.fixture
-def browser(chromium_path: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def _log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/log-in/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Log in").click()
-
-
 def test_a_director_adds_two_people_by_name_and_three_bots_in_one_act(
     club_night: int, browser: Browser, live_server_url: str
 ) -> None:
     errors: list[str] = []
     page = browser.new_page(locale="en-GB")
     page.on("pageerror", lambda error: errors.append(str(error)))
-    _log_in(page, live_server_url, "chief")
+    log_in(page, live_server_url, "chief")
     page.goto(f"{live_server_url}/tournaments/{club_night}/direct/")
 
     # The keyboard: type part of a name, the arrow keys move through the listbox, Enter enters him.

@@ -15,12 +15,11 @@ from playwright.sync_api import Browser, Page, expect
 from games import services
 from games.engine import Rules
 from games.models import Game, Seat
-from tests.e2e.test_play_a_game import DESKTOP, PHONE, _play_until_result, bots_can_move, browser
-from tests.e2e.test_redeal import _in_thread, _log_in
+from tests.e2e.browsing import in_thread, log_in
+from tests.e2e.test_play_a_game import DESKTOP, PHONE, _play_until_result
 from tests.games.factories import latest_game, person, table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["bots_can_move", "browser"]  # fixtures used by the tests below
 
 DELTA = re.compile(r"^(?:[+\u2212]\d+|\u00b10)$")
 
@@ -60,7 +59,7 @@ def _finished_between(names: tuple[str, ...], bots: tuple[int, ...] = ()) -> Gam
 def _page(browser: Browser, live_server_url: str, name: str, errors: list[str], viewport: object = DESKTOP) -> Page:
     page = browser.new_context(viewport=viewport, locale="en-GB").new_page()  # type: ignore[arg-type]
     page.on("pageerror", lambda error: errors.append(str(error)))
-    _log_in(page, live_server_url, name)
+    log_in(page, live_server_url, name)
     return page
 
 
@@ -71,7 +70,7 @@ def rated_game(live_server_url: str) -> Game:
 
 
 def test_a_rated_game_against_a_bot_shows_the_rating_change_without_a_reload(
-    rated_game: Game, live_server_url: str, browser: Browser, bots_can_move: None
+    rated_game: Game, live_server_url: str, browser: Browser, tasks_run: None
 ) -> None:
     errors: list[str] = []
     page = _page(browser, live_server_url, "end-rated", errors, PHONE)
@@ -101,7 +100,7 @@ def bot_game(live_server_url: str) -> Game:
 
 
 def test_a_rematch_against_a_bot_starts_the_next_game_at_once(
-    bot_game: Game, live_server_url: str, browser: Browser, bots_can_move: None
+    bot_game: Game, live_server_url: str, browser: Browser, tasks_run: None
 ) -> None:
     errors: list[str] = []
     page = _page(browser, live_server_url, "end-solo", errors)
@@ -114,10 +113,10 @@ def test_a_rematch_against_a_bot_starts_the_next_game_at_once(
     expect(page.locator("[data-part=connection]")).to_have_text("Connected")
     expect(page.locator(".hand .hand-card")).to_have_count(6)
 
-    new = _in_thread(lambda: Game.objects.exclude(pk=bot_game.pk).get(table_id=bot_game.table_id))
+    new = in_thread(lambda: Game.objects.exclude(pk=bot_game.pk).get(table_id=bot_game.table_id))
     assert page.url.endswith(f"/play/game/{new.pk}/")
     assert (new.rules, new.players, new.stake) == (bot_game.rules, bot_game.players, bot_game.stake)
-    seats = _in_thread(
+    seats = in_thread(
         lambda: list(Seat.objects.filter(table_id=new.table_id).values_list("user__username", "bot_level"))
     )
     assert seats[0] == ("end-solo", "") and seats[1][1] == "easy"
@@ -152,7 +151,7 @@ def test_a_rematch_offer_is_declined_then_offered_again_and_accepted(
     boris.locator("[data-action=rematch-decline]").click()
     expect(anna.locator("[data-part=rematch-status]")).to_have_text("end-boris declined the rematch.")
     expect(boris.locator("[data-part=rematch-status]")).to_have_text("end-boris (you) declined the rematch.")
-    assert _in_thread(lambda: Game.objects.filter(table_id=people_game.table_id).count()) == 1
+    assert in_thread(lambda: Game.objects.filter(table_id=people_game.table_id).count()) == 1
     # A second offer while one is open is refused, with the reason shown.
     anna.locator("[data-action=rematch-offer]").click()
     expect(boris.locator("[data-part=rematch-status]")).to_have_text("end-anna offers a rematch.")
@@ -166,9 +165,9 @@ def test_a_rematch_offer_is_declined_then_offered_again_and_accepted(
     for page in (anna, boris):
         expect(page.locator(".hand .hand-card")).to_have_count(6)
     assert anna.url == boris.url == watcher.url
-    new = _in_thread(lambda: Game.objects.exclude(pk=people_game.pk).get(table_id=people_game.table_id))
+    new = in_thread(lambda: Game.objects.exclude(pk=people_game.pk).get(table_id=people_game.table_id))
     assert anna.url.endswith(f"/play/game/{new.pk}/")
-    users = _in_thread(
+    users = in_thread(
         lambda: list(Seat.objects.filter(table_id=new.table_id).values_list("user__username", flat=True))
     )
     assert users == ["end-anna", "end-boris"]

@@ -17,15 +17,13 @@ from playwright.sync_api import Browser, Page, expect
 from games.models import Game
 from games.services import actions, tables
 from review.models import AnalysisStatus, GameAnalysis
+from tests.e2e.browsing import in_thread, log_in
 from tests.e2e.table_states import (
-    DESKTOP, PHONE, PODKIDNOY, bot_moves, fresh, kind, game_against_bot, log_in, move, person, quiet_test_process,
+    DESKTOP, PHONE, PODKIDNOY, bot_moves, fresh, kind, game_against_bot, move, person,
     screenshot_dir,
 )  # fmt: skip
-from tests.e2e.test_play_a_game import browser
-from tests.e2e.test_redeal import _in_thread
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["browser", "quiet_test_process"]  # fixtures used below
 
 PLAYER_MOVES = 14  # the player's moves made through the services before the page gives the game up
 # The deal and the easy bot's draws are fixed: on a random deal about one game in twelve gives nothing away that
@@ -68,7 +66,7 @@ def _shot(page: Page, name: str) -> None:
 def test_a_player_asks_for_the_analysis_after_his_game_and_steps_from_his_first_marked_decision(
     language: str, viewport: Any, browser: Browser, live_server_url: str, quiet_test_process: None
 ) -> None:
-    player, game = _in_thread(lambda: _a_game_thrown_away(f"review-{language}", language))
+    player, game = in_thread(lambda: _a_game_thrown_away(f"review-{language}", language))
     context = browser.new_context(viewport=viewport, locale="ru-RU" if language == "ru" else "en-GB")
     page = context.new_page()
     errors: list[str] = []
@@ -99,7 +97,7 @@ def test_a_player_asks_for_the_analysis_after_his_game_and_steps_from_his_first_
     progress = [message for message in heard if message.get("type") == "analysis.progress"]
     assert any(0 < message["done"] < message["total"] for message in progress), heard
     assert any(message.get("type") == "analysis.done" and message["status"] == "done" for message in heard), heard
-    stored = _in_thread(lambda: GameAnalysis.objects.get(game_id=game.pk))
+    stored = in_thread(lambda: GameAnalysis.objects.get(game_id=game.pk))
     assert stored.status == AnalysisStatus.DONE and stored.requested_by_id == player.pk
     decisions = (stored.result or {"decisions": []})["decisions"]
     # The first marked decision of the first player who has one (the page links each player's first).

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from api.services import token_create
 from tests.tournaments.factories import bots, director, enter, tournament
@@ -18,8 +17,6 @@ from tournaments import services
 from tournaments.models import Pairing
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
 
 
 @pytest.fixture
@@ -33,14 +30,6 @@ def paired(live_server_url: str) -> dict[str, Any]:
     pairing = Pairing.objects.filter(tournament=event, board=1).prefetch_related("seats__entrant__user").get()
     first = pairing.seats.get(position=0).entrant
     return {"event": event, "pairing": pairing, "first": first, "key": token_create(user=chief, name="hall").key}
-
-
-@pytest.fixture
-def browser(chromium_path: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def _record_result(base: str, paired: dict[str, Any]) -> None:

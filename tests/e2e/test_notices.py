@@ -9,28 +9,18 @@ Celery worker on Redis.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
 
 import pytest
-from django.conf import settings
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from accounts.models import BotLevel
 from accounts.roles import Role
 from accounts.services import bot_account_ensure, user_role_grant, user_sign_up
+from tests.e2e.browsing import PASSWORD, log_in
 from tournaments import services as tournament_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
-PASSWORD = "a-Long-passw0rd-for-tests"
-
-
-@pytest.fixture
-def tasks_run(request: pytest.FixtureRequest) -> None:
-    if not settings.TASKS_IN_PROCESS:
-        request.getfixturevalue("celery_worker")
 
 
 @pytest.fixture
@@ -50,32 +40,17 @@ def cup(live_server_url: str) -> int:
     return event.pk
 
 
-@pytest.fixture
-def browser(chromium_path: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def _log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/log-in/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Log in").click()
-
-
 def test_the_bell_rings_live_and_leads_to_the_seat(cup: int, tasks_run: None, browser: Browser, live_server_url: str) -> None:
     errors: list[str] = []
     player = browser.new_page(locale="en-GB", viewport={"width": 390, "height": 844})
     player.on("pageerror", lambda error: errors.append(str(error)))
-    _log_in(player, live_server_url, "pavel")
+    log_in(player, live_server_url, "pavel")
     player.goto(f"{live_server_url}/")
     count = player.locator("#notice-bell [data-part=count]")
     expect(count).to_be_hidden()
 
     director = browser.new_page(locale="en-GB")
-    _log_in(director, live_server_url, "chief")
+    log_in(director, live_server_url, "chief")
     director.goto(f"{live_server_url}/tournaments/{cup}/direct/")
     director.locator("#start-now").click()
 

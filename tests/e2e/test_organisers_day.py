@@ -13,33 +13,23 @@ in a real Celery worker on Redis.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
-from django.conf import settings
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from accounts.roles import Role
 from accounts.services import user_role_grant, user_sign_up
+from tests.e2e.browsing import PASSWORD, in_thread, log_in
 from tests.e2e.table_states import screenshot_dir
-from tests.e2e.test_redeal import _in_thread
 from tournaments.models import Entrant, PairingEntrant, Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
-PASSWORD = "a-Long-passw0rd-for-tests"
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 # Usernames nothing like the names people know each other by: the director never types one.
 PEOPLE = {"u-5521": "Anya Smirnova", "u-6630": "Борис Петров", "u-7719": "Vera Lebedeva"}
-
-
-@pytest.fixture
-def tasks_run(request: pytest.FixtureRequest) -> None:
-    """Without a broker the tasks run inside Daphne; with one they need a worker."""
-    if not settings.TASKS_IN_PROCESS:
-        request.getfixturevalue("celery_worker")
 
 
 @pytest.fixture
@@ -52,21 +42,6 @@ def accounts(live_server_url: str) -> None:
                               preferred_language="en")  # fmt: skip
         person.display_name = name
         person.save()
-
-
-@pytest.fixture
-def browser(chromium_path: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def _log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/log-in/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Log in").click()
 
 
 def _shots(page: Page, name: str) -> None:
@@ -124,10 +99,10 @@ def _wait(check: Callable[[], bool], what: str, timeout_s: float = 120.0) -> Non
 
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        if _in_thread(check):
+        if in_thread(check):
             return
         time.sleep(0.5)
-    state = _in_thread(_tournament_state)
+    state = in_thread(_tournament_state)
     raise AssertionError(f"waited {timeout_s} s for {what}: {state}")
 
 
@@ -152,7 +127,7 @@ def test_a_director_runs_an_eight_player_swiss_without_typing_a_username_or_a_re
         page = browser.new_context(locale="en-GB", viewport=DESKTOP).new_page()  # type: ignore[arg-type]
         page.on("pageerror", lambda error: errors.append(f"{username}: {error}"))
         if username:
-            _log_in(page, base, username)
+            log_in(page, base, username)
         return page
 
     # --- The director creates the Swiss from its card: two rounds, the next one soon after the last.
@@ -186,7 +161,7 @@ def test_a_director_runs_an_eight_player_swiss_without_typing_a_username_or_a_re
     _shots(director, "import-preview")
     director.locator("#apply-import").click()
     expect(director.locator(".messages")).to_contain_text("Entered 1, invited 0")
-    assert _in_thread(lambda: Entrant.objects.filter(tournament_id=tournament_id).count()) == 8
+    assert in_thread(lambda: Entrant.objects.filter(tournament_id=tournament_id).count()) == 8
 
     # --- Check-in before round 1: two players say they are here; the director marks the third present.
     director.locator("#presence-minutes").fill("120")
@@ -216,7 +191,7 @@ def test_a_director_runs_an_eight_player_swiss_without_typing_a_username_or_a_re
     director.goto(f"{base}/tournaments/{tournament_id}/direct/")
     director.locator("#presence-minutes").fill("0")
     director.locator(".presence-setting").get_by_role("button", name="Save").click()
-    seats = _in_thread(lambda: _seats(tournament_id, 1))
+    seats = in_thread(lambda: _seats(tournament_id, 1))
     assert set(seats) == set(PEOPLE), seats
 
     # The director records Vera's board by a click; the others take their seats and give up.
@@ -226,7 +201,7 @@ def test_a_director_runs_an_eight_player_swiss_without_typing_a_username_or_a_re
     outcome = "second" if seats["u-7719"][1] == 0 else "first"  # Vera loses her board by the director's word
     director.locator(f"#pairing-{vera_pairing} [data-outcome={outcome}]").click()
     _confirm(director, "Vera had to leave; she conceded the game")
-    vera_board = _in_thread(lambda: PairingEntrant.objects.filter(pairing_id=vera_pairing).first().pairing.board)  # type: ignore[union-attr]
+    vera_board = in_thread(lambda: PairingEntrant.objects.filter(pairing_id=vera_pairing).first().pairing.board)  # type: ignore[union-attr]
     expect(hall.locator(f"#hall-boards tr[data-board='{vera_board}'] .result")).to_contain_text("1", timeout=20_000)
     _play_round(players, base, tournament_id, [u for u, (pairing, _) in seats.items() if pairing != vera_pairing])
     _wait(
@@ -248,16 +223,16 @@ def test_a_director_runs_an_eight_player_swiss_without_typing_a_username_or_a_re
     _shots(director, "direct-round-2")
 
     # --- Round 2: the people still in take their seats and give up; the bots play theirs out.
-    seats = _in_thread(lambda: _seats(tournament_id, 2))
+    seats = in_thread(lambda: _seats(tournament_id, 2))
     boris_pairing = seats.get("u-6630", (None, 0))[0]
     _play_round(players, base, tournament_id, [u for u, (pairing, _) in seats.items() if pairing != boris_pairing])
     _wait(lambda: Tournament.objects.get(pk=tournament_id).status == "finished", "the tournament's end", 240)
     expect(hall.locator("#hall-state")).to_contain_text("Winner:", timeout=30_000)
     _shots(hall, "hall-finished")
 
-    finished = _in_thread(lambda: Tournament.objects.get(pk=tournament_id))
+    finished = in_thread(lambda: Tournament.objects.get(pk=tournament_id))
     assert finished.status == "finished"
-    boris = _in_thread(lambda: Entrant.objects.get(tournament_id=tournament_id, user__username="u-6630"))
+    boris = in_thread(lambda: Entrant.objects.get(tournament_id=tournament_id, user__username="u-6630"))
     assert boris.status == "withdrawn"
     # The hall was never reloaded: one navigation, the first.
     assert hall.evaluate("performance.getEntriesByType('navigation').length") == 1

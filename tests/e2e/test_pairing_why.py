@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from accounts.roles import Role
 from accounts.services import user_role_grant, user_sign_up
+from tests.e2e.browsing import PASSWORD, log_in
 from tests.tournaments.factories import bots, enter
 from tournaments import services
 from tournaments.models import Entrant, Pairing
@@ -22,8 +22,6 @@ from tournaments.services import avoidances
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
-PASSWORD = "a-Long-passw0rd-for-tests"
 SCREENSHOT_DIR = os.environ.get("BROWSER_SCREENSHOT_DIR")
 VIEWS: dict[str, ViewportSize] = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 768}}
 
@@ -53,22 +51,6 @@ def second_round(live_server_url: str, settings: Any) -> dict[str, Any]:
     return {"tournament": event.pk}
 
 
-@pytest.fixture
-def browser(chromium_path: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def _log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/log-in/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Log in").click()
-    page.wait_for_load_state()
-
-
 def test_the_director_opens_why_each_board_was_paired(
     second_round: dict[str, Any], browser: Browser, live_server_url: str
 ) -> None:
@@ -76,7 +58,7 @@ def test_the_director_opens_why_each_board_was_paired(
     for language, fold in (("en", "Why this pairing?"), ("ru", "Почему такая пара?")):
         for view, size in VIEWS.items():
             page = browser.new_page(locale="en-GB", viewport=size)
-            _log_in(page, live_server_url, "chief")
+            log_in(page, live_server_url, "chief")
             page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server_url}])
             page.goto(url)
             summaries = page.locator(".pairing-why summary")
@@ -90,7 +72,7 @@ def test_the_director_opens_why_each_board_was_paired(
                 page.screenshot(path=os.path.join(SCREENSHOT_DIR, f"round-why-{language}-{view}.png"), full_page=True)
             page.close()
     player = browser.new_page(locale="en-GB")
-    _log_in(player, live_server_url, "anna")
+    log_in(player, live_server_url, "anna")
     player.goto(url)
     expect(player.locator("table.pairings")).to_be_visible()
     expect(player.locator(".pairing-why")).to_have_count(0)

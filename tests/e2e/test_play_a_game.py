@@ -11,44 +11,23 @@ import contextlib
 import os
 import re
 import time
-from collections.abc import Iterator
 
 import pytest
-from django.conf import settings
-from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from accounts.models import User
 from games.engine import legal_actions
 from games.models import Game
-from tests.e2e.table_states import quiet_test_process
+from tests.e2e.browsing import in_thread, log_in
+from tests.e2e.table_states import open_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 SCREENSHOT_DIR = os.environ.get("BROWSER_SCREENSHOT_DIR")  # set it to look at the pages
 GAME_TIMEOUT_S = 300
-__all__ = ["quiet_test_process"]  # a fixture used below
-
-
-@pytest.fixture
-def bots_can_move(request: pytest.FixtureRequest) -> None:
-    """Without a broker the bots move inside Daphne; with one they need a worker."""
-    if not settings.TASKS_IN_PROCESS:
-        request.getfixturevalue("celery_worker")
-
-
-@pytest.fixture
-def browser(chromium_path: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def _screenshot(page: Page, name: str) -> None:
@@ -164,7 +143,7 @@ def _play_until_result(
 
 
 def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
-    browser: Browser, live_server_url: str, bots_can_move: None
+    browser: Browser, live_server_url: str, tasks_run: None
 ) -> None:
     page = browser.new_page(viewport=DESKTOP, locale="en-GB")
     errors: list[str] = []
@@ -272,7 +251,7 @@ def test_sign_up_open_a_table_against_a_bot_and_play_a_whole_game(
 
 
 def test_a_perevodnoy_cheating_table_of_three_is_played_to_the_end_on_a_phone(
-    browser: Browser, live_server_url: str, bots_can_move: None
+    browser: Browser, live_server_url: str, tasks_run: None
 ) -> None:
     """Every option box of the form reaches the table, and a game of three at it runs on a phone: the player clicks
     moves for a minute (an accusation the server offers is made), then gives up, and the result shows every
@@ -345,10 +324,7 @@ def test_a_transfer_and_a_trump_shown_are_made_through_the_page(
 ) -> None:
     """The moves perevodnoy promises, made on a phone as a player makes them: the cards the server offers for
     the move chosen by clicks, then the move's button; the game's record then holds exactly that move."""
-    from tests.e2e.table_states import log_in, open_game
-    from tests.e2e.test_redeal import _in_thread
-
-    player, game = _in_thread(lambda: _deal_offering(f"promised-{wanted}", wanted))
+    player, game = in_thread(lambda: _deal_offering(f"promised-{wanted}", wanted))
     page = browser.new_page(viewport=PHONE, locale="en-GB", reduced_motion="reduce")
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -365,7 +341,7 @@ def test_a_transfer_and_a_trump_shown_are_made_through_the_page(
     button.click()
     page.wait_for_function(f"window.durakTable.message.seq > {seq}")
 
-    record = _in_thread(lambda: Game.objects.get(pk=game.pk).record)
+    record = in_thread(lambda: Game.objects.get(pk=game.pk).record)
     assert record["actions"][seq] == {"seat": 0, **action}, record["actions"][seq]
     assert page.evaluate("[...window.usedMoves]") == [wanted]
     assert errors == [], f"the page's script failed: {errors}"

@@ -5,28 +5,21 @@ for which suit, with a new commitment and no button left."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
 
 import pytest
-from django.db import connection
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from games import services
 from games.services import tables
 from games.engine import Rules, redeal_suit
 from games.models import Game, Table
 from games.snapshots import state_of
-from tests.e2e.test_play_a_game import DESKTOP, browser
+from tests.e2e.browsing import in_thread, log_in
+from tests.e2e.test_play_a_game import DESKTOP
 from tests.games.factories import person
 from tests.games.test_redeal import RULES, _seed_where
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["browser"]  # a fixture used by the test below
-
-PASSWORD = "a-Long-passw0rd"  # tests.games.factories.person's
-T = TypeVar("T")
 
 
 @pytest.fixture
@@ -46,27 +39,6 @@ def redeal_game(monkeypatch: pytest.MonkeyPatch, live_server_url: str) -> Game:
                                         name="Redeal")
 
 
-def _in_thread(call: Callable[[], T]) -> T:
-    """A database call from the test body, on a thread without Playwright's event loop; the thread's
-    connection goes back to the pool before the thread ends (else the test database's teardown finds it)."""
-
-    def closing() -> T:
-        try:
-            return call()
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(closing).result()
-
-
-def _log_in(page: Page, url: str, name: str) -> None:
-    page.goto(f"{url}/accounts/log-in/")
-    page.get_by_label("Username").fill(name)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Log in").click()
-
-
 def test_a_player_asks_for_a_redeal_and_both_pages_show_it(
     redeal_game: Game, live_server_url: str, browser: Browser
 ) -> None:
@@ -76,7 +48,7 @@ def test_a_player_asks_for_a_redeal_and_both_pages_show_it(
     for name in ("redeal-anna", "redeal-boris"):
         page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
-        _log_in(page, live_server_url, name)
+        log_in(page, live_server_url, name)
         pages.append(page)
     anna_page, boris_page = pages
 
@@ -86,7 +58,7 @@ def test_a_player_asks_for_a_redeal_and_both_pages_show_it(
     anna_page.get_by_label("Redeal on five of a suit").check()
     anna_page.get_by_role("button", name="Open the table").click()
     expect(anna_page.locator("h1")).to_have_text("Five of a suit")
-    assert _in_thread(lambda: Table.objects.get(name="Five of a suit").rules["redeal_five_same_suit"]) is True
+    assert in_thread(lambda: Table.objects.get(name="Five of a suit").rules["redeal_five_same_suit"]) is True
 
     for page in pages:
         page.goto(f"{live_server_url}/play/game/{game.pk}/")
@@ -105,7 +77,7 @@ def test_a_player_asks_for_a_redeal_and_both_pages_show_it(
         expect(page.locator("[data-part=log] li").first).to_contain_text(
             re.compile(r"redeal-anna( \(you\))? has five or more [♠♣♦♥] \w+ and asks for a redeal")
         )
-    fresh = _in_thread(lambda: Game.objects.get(pk=game.pk))
+    fresh = in_thread(lambda: Game.objects.get(pk=game.pk))
     assert fresh.seq == 1 and fresh.commitment != game.commitment and len(fresh.redeals) == 1
     # Daphne dealt the new hands from `secrets`, so either may again hold five of a suit (one deal in 70 or so;
     # a CI run failed on it): the button is there exactly for a player whose new hand allows another redeal.

@@ -19,13 +19,11 @@ from games.bots.review import JudgedDecision, JudgedGame
 from games.engine import load_record
 from games.engine.cards import names
 from games.models import Game
-from tests.e2e.test_play_a_game import browser
-from tests.e2e.test_redeal import _in_thread
+from tests.e2e.browsing import in_thread
 from tests.games.factories import latest_game, person, table
 from tests.ratings.helpers import play_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["browser"]  # a fixture used below
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1366, "height": 768}
@@ -95,7 +93,7 @@ def _no_sideways_scroll(page: Page) -> None:
 
 
 def test_the_replay_steps_by_keys_and_slider_and_opens_at_move_n(live_server_url: str, browser: Browser) -> None:
-    game = _in_thread(_finished_game)
+    game = in_thread(_finished_game)
     last = len(game.record["actions"])
     url = f"{live_server_url}{reverse('games:game-replay', args=[game.pk])}"
     errors: list[str] = []
@@ -155,7 +153,7 @@ def _serve_with_analysis(page: Page, game: Game, analysis: dict[str, Any], langu
     original = views_replay.analysis_json_for
     views_replay.analysis_json_for = lambda of: analysis if of.pk == game.pk else None  # type: ignore[assignment]
     try:
-        html = _in_thread(
+        html = in_thread(
             lambda: Client().get(reverse("games:game-replay", args=[game.pk]), HTTP_ACCEPT_LANGUAGE=language).content
         )
     finally:
@@ -166,7 +164,7 @@ def _serve_with_analysis(page: Page, game: Game, analysis: dict[str, Any], langu
 def test_the_analysis_graph_is_drawn_and_a_marked_move_opens_its_decision(
     live_server_url: str, browser: Browser
 ) -> None:
-    game = _in_thread(_finished_game)
+    game = in_thread(_finished_game)
     analysis, ply, better = _analysis(game)
     url = f"{live_server_url}{reverse('games:game-replay', args=[game.pk])}"
     errors: list[str] = []

@@ -20,12 +20,11 @@ from accounts.models import User
 from games import services
 from games.engine import Rules
 from games.models import Game
-from tests.e2e.test_play_a_game import DESKTOP, PHONE, SCREENSHOT_DIR, _one_move, _play_until_result, browser
-from tests.e2e.test_redeal import PASSWORD, _in_thread
+from tests.e2e.browsing import in_thread, log_in
+from tests.e2e.test_play_a_game import DESKTOP, PHONE, SCREENSHOT_DIR, _one_move, _play_until_result
 from tests.games.factories import person
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["browser"]  # a fixture used by the tests below
 
 PODKIDNOY = {"preset": "podkidnoy"}
 LAPTOP: ViewportSize = {"width": 1366, "height": 768}
@@ -60,20 +59,6 @@ def bot_games(monkeypatch: pytest.MonkeyPatch, live_server_url: str) -> list[Gam
     an event loop, and Django refuses database calls from a thread that has one)."""
     _no_turn_timer(monkeypatch)
     return [_against_the_bot("sound-player"), _against_the_bot("sound-player")]
-
-
-def _log_in(page: Page, url: str, name: str, locale: str = "en-GB") -> None:
-    """Log in through the form, then take the browser's language with the header's switch (logging in set
-    the account's, English)."""
-    page.goto(f"{url}/accounts/log-in/")
-    page.locator("#id_username").fill(name)
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("main form.stacked button[type=submit]").click()
-    expect(page.locator(".account-nav .profile-link")).to_be_visible()
-    language = locale[:2]
-    if page.locator("html").get_attribute("lang") != language:
-        page.locator(f".language-switch button[value={language}]").click()
-        expect(page.locator("html")).to_have_attribute("lang", language)
 
 
 # Counts the table's durak:view events (dispatched on #game; a capturing listener on window hears them).
@@ -144,7 +129,7 @@ def test_a_game_against_the_bot_sounds_its_cues_after_the_first_gesture_and_none
 ) -> None:
     page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
     errors = _errors_of(page)
-    _log_in(page, live_server_url, "sound-player")
+    log_in(page, live_server_url, "sound-player", language="en")
     _open(page, live_server_url, bot_games[0])
     assert page.evaluate("window.durakSound.unlocked") is False
 
@@ -182,7 +167,7 @@ def test_the_mute_switch_holds_for_the_account_across_a_reload_and_another_games
     first, second = bot_games
     page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
     errors = _errors_of(page)
-    _log_in(page, live_server_url, "sound-player")
+    log_in(page, live_server_url, "sound-player", language="en")
     _open(page, live_server_url, first)
     mute = page.locator("[data-part=mute]")
     expect(mute).to_have_attribute("aria-pressed", "false")
@@ -192,7 +177,7 @@ def test_the_mute_switch_holds_for_the_account_across_a_reload_and_another_games
         mute.click()
     assert answer.value.status == 200 and answer.value.json() == {"muted": True}
     expect(mute).to_have_attribute("aria-pressed", "true")
-    assert _in_thread(lambda: User.objects.get(username="sound-player").sound_muted) is True
+    assert in_thread(lambda: User.objects.get(username="sound-player").sound_muted) is True
 
     page.reload()
     page.wait_for_function("window.durakSound")
@@ -214,7 +199,7 @@ def test_the_mute_switch_holds_for_the_account_across_a_reload_and_another_games
     with page.expect_response(lambda response: response.url.endswith("/accounts/sound/")):
         page.locator("[data-part=mute]").click()
     expect(page.locator("[data-part=mute]")).to_have_attribute("aria-pressed", "false")
-    assert _in_thread(lambda: User.objects.get(username="sound-player").sound_muted) is False
+    assert in_thread(lambda: User.objects.get(username="sound-player").sound_muted) is False
     _click_a_move(page)
     page.wait_for_function("window.durakSound.played.length > 0", timeout=BOT_ANSWER_MS)
     assert errors == [], f"the page's script failed: {errors}"
@@ -224,7 +209,7 @@ def test_a_refused_save_puts_the_switch_back_and_says_so(
     bot_games: list[Game], live_server_url: str, browser: Browser
 ) -> None:
     page = browser.new_context(viewport=DESKTOP, locale="ru-RU").new_page()
-    _log_in(page, live_server_url, "sound-player", "ru-RU")
+    log_in(page, live_server_url, "sound-player", language="ru")
     _open(page, live_server_url, bot_games[0])
     # A forged token: the server refuses (403, Django's CSRF page) and the switch goes back.
     page.route(
@@ -240,7 +225,7 @@ def test_a_refused_save_puts_the_switch_back_and_says_so(
             path=os.path.join(SCREENSHOT_DIR, "header-not-saved-ru-1280x900.png"),
             clip={"x": 0, "y": 0, "width": 1280, "height": 300},
         )
-    assert _in_thread(lambda: User.objects.get(username="sound-player").sound_muted) is False
+    assert in_thread(lambda: User.objects.get(username="sound-player").sound_muted) is False
 
 
 def test_a_logged_out_spectator_keeps_the_switch_in_the_browser(
@@ -248,7 +233,7 @@ def test_a_logged_out_spectator_keeps_the_switch_in_the_browser(
 ) -> None:
     first, second = bot_games
     player = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
-    _log_in(player, live_server_url, "sound-player")
+    log_in(player, live_server_url, "sound-player", language="en")
     _open(player, live_server_url, second)
 
     page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
@@ -282,7 +267,7 @@ def test_a_logged_out_spectator_keeps_the_switch_in_the_browser(
             break
     assert _played(page), "the spectator heard none of the moves once the sound was on"
     assert set(_played(page)) <= {"card", "cover", "take", "beaten", "transfer", "end"}
-    assert _in_thread(lambda: User.objects.get(username="sound-player").sound_muted) is False
+    assert in_thread(lambda: User.objects.get(username="sound-player").sound_muted) is False
     assert errors == [], f"the page's script failed: {errors}"
 
 
@@ -315,7 +300,7 @@ def test_a_hidden_tab_says_your_move_in_its_title_and_favicon_and_notifies(
     context.add_init_script(RECORD_NOTIFICATIONS)
     page = context.new_page()
     errors = _errors_of(page)
-    _log_in(page, live_server_url, "sound-player", locale)
+    log_in(page, live_server_url, "sound-player", language=locale[:2])
     first, second = bot_games
     _open(page, live_server_url, first)
     normal = page.title()
@@ -372,11 +357,11 @@ def test_the_players_clock_under_ten_seconds_is_cued_once(
     monkeypatch: pytest.MonkeyPatch, live_server_url: str, browser: Browser
 ) -> None:
     _no_turn_timer(monkeypatch)
-    _in_thread(lambda: person("sound-clock"))
+    in_thread(lambda: person("sound-clock"))
     page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
-    _log_in(page, live_server_url, "sound-clock")
+    log_in(page, live_server_url, "sound-clock", language="en")
     # Dealt once the player is logged in, with 20 s a turn: his clock goes under 10 s within seconds.
-    game = _in_thread(lambda: _against_the_bot("sound-clock", turn_seconds=20))
+    game = in_thread(lambda: _against_the_bot("sound-clock", turn_seconds=20))
     _open(page, live_server_url, game)
     _gesture(page)
     seconds = page.evaluate("(Date.parse(window.durakTable.message.deadline) - Date.now()) / 1000")
@@ -395,7 +380,7 @@ def test_the_header_shows_the_switches_in_the_readers_language_at_both_sizes(
     bot_games: list[Game], live_server_url: str, browser: Browser, locale: str, viewport: ViewportSize
 ) -> None:
     page = browser.new_context(viewport=viewport, locale=locale).new_page()
-    _log_in(page, live_server_url, "sound-player", locale)
+    log_in(page, live_server_url, "sound-player", language=locale[:2])
     _open(page, live_server_url, bot_games[0])
     mute, notify = page.locator("[data-part=mute]"), page.locator("[data-part=notify]")
     expect(mute).to_have_text("Mute" if locale == "en-GB" else "Без звука")

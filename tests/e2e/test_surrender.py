@@ -15,12 +15,11 @@ from games import services
 from games.engine import Rules, legal_actions
 from games.models import Game, GameStatus
 from games.snapshots import state_of
-from tests.e2e.test_play_a_game import DESKTOP, browser
-from tests.e2e.test_redeal import _in_thread, _log_in
+from tests.e2e.browsing import in_thread, log_in
+from tests.e2e.test_play_a_game import DESKTOP
 from tests.games.factories import person
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["browser"]  # a fixture used by the test below
 
 
 @pytest.fixture
@@ -41,7 +40,7 @@ def test_a_surrender_confirmed_after_the_other_player_moved_ends_the_game(
     errors: list[str] = []
     page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
-    _log_in(page, live_server_url, "surrender-boris")
+    log_in(page, live_server_url, "surrender-boris")
 
     # Boris's socket goes through the test, which can hold back what the server sends him.
     holding = {"on": False}
@@ -62,13 +61,13 @@ def test_a_surrender_confirmed_after_the_other_player_moved_ends_the_game(
     def anna_leads() -> Game:
         return services.game_submit_action(game_id=game.pk, user=game.table.owner, action=lead.to_json(), seq=0)
 
-    assert _in_thread(anna_leads).seq == 1
+    assert in_thread(anna_leads).seq == 1
     holding["on"] = False
     assert page.evaluate("window.durakTable.message.seq") == 0
 
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("[data-part=surrender]").click()
     expect(page.locator("[data-part=result]")).to_be_visible(timeout=30_000)
-    fresh = _in_thread(lambda: Game.objects.get(pk=game.pk))
+    fresh = in_thread(lambda: Game.objects.get(pk=game.pk))
     assert (fresh.status, fresh.surrendered) == (GameStatus.FINISHED, 1)
     assert errors == [], f"the page's script failed: {errors}"

@@ -12,12 +12,10 @@ import pytest
 from playwright.sync_api import Browser, CDPSession, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.e2e.table_states import DESKTOP, PHONE, log_in, open_game, quiet_test_process, state_start
-from tests.e2e.test_play_a_game import browser
-from tests.e2e.test_redeal import _in_thread
+from tests.e2e.browsing import in_thread, log_in
+from tests.e2e.table_states import DESKTOP, PHONE, open_game, state_start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["browser", "quiet_test_process"]  # fixtures used below
 
 GAME_TIMEOUT_S = 300
 WAAPI = "a => a.constructor.name === 'Animation'"  # the table's own motion, not a CSS pulse or transition
@@ -105,7 +103,7 @@ def _tap(page: Page, cdp: CDPSession, selector: str) -> bool:
 def test_a_whole_game_is_played_by_dragging_cards_with_a_finger(
     browser: Browser, live_server_url: str, quiet_test_process: None
 ) -> None:
-    player, game = _in_thread(lambda: state_start("dragging-finger"))
+    player, game = in_thread(lambda: state_start("dragging-finger"))
     context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True, is_mobile=True)
     page = context.new_page()
     errors: list[str] = []
@@ -150,7 +148,7 @@ def test_a_whole_game_is_played_by_dragging_cards_with_a_finger(
 def test_an_invalid_drop_returns_the_card_to_the_hand(
     browser: Browser, live_server_url: str, quiet_test_process: None
 ) -> None:
-    player, game = _in_thread(lambda: state_start("dropping-astray"))
+    player, game = in_thread(lambda: state_start("dropping-astray"))
     page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
     log_in(page, live_server_url, player.username)
     open_game(page, live_server_url, game)
@@ -201,11 +199,11 @@ def _tab_to_hand(page: Page) -> bool:
 def test_a_whole_game_is_played_from_the_keyboard(
     browser: Browser, live_server_url: str, quiet_test_process: None
 ) -> None:
-    player, game = _in_thread(lambda: state_start("keyboard-player"))
+    player, game = in_thread(lambda: state_start("keyboard-player"))
     page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    log_in(page, live_server_url, player.username)  # typed and sent with Enter: no click
+    log_in(page, live_server_url, player.username, keyboard=True)  # typed and sent with Enter: no click
     open_game(page, live_server_url, game)
     page.evaluate("""() => { window.mouseClicks = 0;
         document.addEventListener('pointerdown', () => { window.mouseClicks += 1; }, true); }""")
@@ -252,7 +250,7 @@ def test_the_take_and_pass_buttons_name_their_keys(
 ) -> None:
     from tests.e2e.table_states import state_attack
 
-    player, game = _in_thread(lambda: state_attack("shortcut-titles"))
+    player, game = in_thread(lambda: state_attack("shortcut-titles"))
     page = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
     log_in(page, live_server_url, player.username)
     open_game(page, live_server_url, game)
@@ -267,7 +265,7 @@ def test_the_take_and_pass_buttons_name_their_keys(
     # next lead, so it is asked of the record, not of the page).
     from games.models import Game
 
-    record = _in_thread(lambda: Game.objects.get(pk=game.pk).record)
+    record = in_thread(lambda: Game.objects.get(pk=game.pk).record)
     assert record["actions"][seq] == {"seat": 0, "type": "take"}
 
 
@@ -288,7 +286,7 @@ def _lead_and_watch(page: Page) -> tuple[str, int, int]:
 
 
 def test_a_move_animates_the_card_it_moves(browser: Browser, live_server_url: str, quiet_test_process: None) -> None:
-    player, game = _in_thread(lambda: state_start("moving-cards"))
+    player, game = in_thread(lambda: state_start("moving-cards"))
     page = browser.new_context(viewport=PHONE, locale="en-GB").new_page()
     log_in(page, live_server_url, player.username)
     open_game(page, live_server_url, game)
@@ -297,7 +295,7 @@ def test_a_move_animates_the_card_it_moves(browser: Browser, live_server_url: st
 
 
 def test_with_reduced_motion_nothing_moves(browser: Browser, live_server_url: str, quiet_test_process: None) -> None:
-    player, game = _in_thread(lambda: state_start("still-cards"))
+    player, game = in_thread(lambda: state_start("still-cards"))
     page = browser.new_context(viewport=PHONE, locale="en-GB", reduced_motion="reduce").new_page()
     log_in(page, live_server_url, player.username)
     page.goto(f"{live_server_url}/play/game/{game.pk}/")

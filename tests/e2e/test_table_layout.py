@@ -15,15 +15,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.e2e.table_states import (
-    DESKTOP, PHONE, STATES, VIEWPORTS, log_in, open_game, quiet_test_process, screenshot_dir,
-)  # fmt: skip
-from tests.e2e.test_play_a_game import browser
-from tests.e2e.test_redeal import _in_thread
+from tests.e2e.browsing import in_thread, log_in
+from tests.e2e.table_states import DESKTOP, PHONE, STATES, VIEWPORTS, open_game, screenshot_dir
 from tests.processes import PROJECT_DIR
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-__all__ = ["browser", "quiet_test_process"]  # fixtures used below
 
 MIN_TARGET_PX = 40
 
@@ -117,7 +113,7 @@ def _summary(state: str, viewport: str, measured: dict[str, Any]) -> str:
 def test_the_whole_table_is_on_one_screen(
     state: str, language: str, browser: Browser, live_server_url: str, quiet_test_process: None
 ) -> None:
-    player, game = _in_thread(lambda: STATES[state](f"layout-{state}-{language}", language))
+    player, game = in_thread(lambda: STATES[state](f"layout-{state}-{language}", language))
     folder = screenshot_dir()
     print(f"\nscreenshots: {folder}")
     errors: list[str] = []

@@ -11,28 +11,17 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterator
 
 import pytest
-from django.conf import settings
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from accounts.models import BotLevel
 from accounts.roles import Role
 from accounts.services import bot_account_ensure, user_role_grant, user_sign_up
+from tests.e2e.browsing import PASSWORD, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"]
-PASSWORD = "a-Long-passw0rd-for-tests"
-
-
-@pytest.fixture
-def tasks_run(request: pytest.FixtureRequest) -> None:
-    """Without a broker the tasks run inside Daphne; with one they need a worker."""
-    if not settings.TASKS_IN_PROCESS:
-        request.getfixturevalue("celery_worker")
 
 
 @pytest.fixture
@@ -42,21 +31,6 @@ def director_and_bot(live_server_url: str) -> None:
     chief = user_sign_up(username="chief", email="chief@example.com", password=PASSWORD, preferred_language="en")
     user_role_grant(user=chief, role=Role.TOURNAMENT_DIRECTOR)
     bot_account_ensure(username="bot-rita", display_name="Random Rita", engine="random", level=BotLevel.EASY)
-
-
-@pytest.fixture
-def browser(chromium_path: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-def _log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/log-in/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Log in").click()
 
 
 def _local(moment: datetime.datetime) -> str:
@@ -71,7 +45,7 @@ def test_a_director_runs_a_tournament_and_its_page_follows_live(
     # The director creates the tournament on the site.
     director = browser.new_page(locale="en-GB")
     director.on("pageerror", lambda error: errors.append(str(error)))
-    _log_in(director, live_server_url, "chief")
+    log_in(director, live_server_url, "chief")
     director.goto(f"{live_server_url}/tournaments/")
     director.get_by_role("link", name="Create a tournament").click()
     director.locator("#id_name").fill("Browser Cup")

@@ -14,11 +14,12 @@ from games.engine import Rules
 from games.models import Game, Table
 
 _numbers = itertools.count(1)
+PASSWORD = "a-Long-passw0rd"  # every person's
 
 
 def person(name: str | None = None, language: str = "en") -> User:
     username = name or f"player{next(_numbers)}"
-    return user_sign_up(username=username, email=f"{username}@example.com", password="a-Long-passw0rd",
+    return user_sign_up(username=username, email=f"{username}@example.com", password=PASSWORD,
                         preferred_language=language)
 
 

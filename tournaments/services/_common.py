@@ -20,8 +20,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from tournaments import pairing as pure
-from tournaments import selectors
 from tournaments.broadcast import tournament_changed
+from tournaments.labels import entrant_label
 from tournaments.models import AuditAction, AuditEntry, Entrant, Seating, Tournament
 from tournaments.scoring import points_by_place
 
@@ -118,7 +118,7 @@ def _schedule(task_name: TaskName, args: tuple[Any, ...], eta: datetime.datetime
 
 
 def _subject(entrant: Entrant) -> str:
-    return f"{entrant.key} {selectors.entrant_label(entrant)}"
+    return f"{entrant.key} {entrant_label(entrant)}"
 
 
 def _scoring(tournament: Tournament) -> pure.Scoring:
