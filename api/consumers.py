@@ -47,7 +47,7 @@ class BotGameConsumer(GameConsumer):
         message = self._message_of(event)
         history = await database_call(self._public_history)(int(message["seq"]))
         await self.send_json({**message, **history})
-        await self._note_lag(event, message)
+        await self._note_lag(event, message["seq"], tuple(message.get("waiting") or ()))
 
     def _public_history(self, seq: int) -> dict[str, Any]:
         record = Game.objects.values_list("record", flat=True).get(pk=self.game_id)

@@ -11,10 +11,12 @@ language (games.selectors.message_in_language).
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import os
 import threading
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from asgiref.sync import async_to_sync
@@ -83,6 +85,29 @@ def _run(send: Callable[[], Awaitable[None]]) -> None:
         asyncio.run_coroutine_threadsafe(send(), loop).result(timeout=SEND_TIMEOUT_S)  # type: ignore[arg-type]
 
 
+R = TypeVar("R")
+Send = Callable[[], Awaitable[None]]
+
+# The sends a socket's own database call leaves to its consumer (`deferring`), or None: send at once.
+_deferred: contextvars.ContextVar[list[Send] | None] = contextvars.ContextVar("deferred_sends", default=None)
+
+
+def deferring(function: Callable[..., R], sends: list[Send]) -> Callable[..., R]:
+    """``function``, its deferrable game views (``send_game(deferrable=True)``) put in ``sends`` instead of
+    sent: a consumer runs a move on a database thread and then sends them on its own loop, after the
+    commit as ever, without the thread waiting for a hop to the loop and back (``async_to_sync``)."""
+
+    @functools.wraps(function)
+    def run(*args: Any, **kwargs: Any) -> R:
+        token = _deferred.set(sends)
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _deferred.reset(token)
+
+    return run
+
+
 def game_group(game_id: int) -> str:
     return f"game.{game_id}"
 
@@ -120,7 +145,13 @@ def view_in_event(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
     return {**event["common"], **own}
 
 
-def send_game(*, game: Game, seats: Sequence[Seat], state: State, result: Result | None) -> None:
+def send_game(
+    *, game: Game, seats: Sequence[Seat], state: State, result: Result | None, deferrable: bool = False
+) -> None:
+    """Send the game's views to its group. ``deferrable``: a socket's own database call may leave the send
+    to its consumer (``deferring``), which sends it as the call returns; only where nothing scheduled by the
+    same commit sends a later view of the game (a bot's move, the finish), since a view sent after a later
+    one would be late (readers drop a view older than the one they show, docs/protocol.md)."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -129,6 +160,10 @@ def send_game(*, game: Game, seats: Sequence[Seat], state: State, result: Result
     async def send() -> None:
         await layer.group_send(game_group(game.pk), event)
 
+    sends = _deferred.get() if deferrable else None
+    if sends is not None:
+        sends.append(send)
+        return
     _run(send)
 
 

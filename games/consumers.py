@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from durak_site.consumers import LiveConsumer
 from durak_site.db import database_call
-from games import lag, rematch, selectors, services
+from games import broadcast, lag, rematch, selectors, services
 from games.broadcast import LOBBY_GROUP, game_group, remember_server_loop, view_in_event
 from games.services import GameActionError, error_message
 
@@ -80,6 +80,24 @@ GAME_WRITERS = ThreadPoolExecutor(max_workers=settings.GAME_WRITER_THREADS, thre
 def _game_writer(function: Any) -> Any:
     """`function` run on a game writer thread, its database connection given back to the pool after it."""
     return database_call(function, thread_sensitive=False, executor=GAME_WRITERS)
+
+
+async def _write_then_send(function: Any, **kwargs: Any) -> Any:
+    """A service's change of the game on a game writer thread; the views its commit leaves to the caller
+    (`broadcast.deferring`) are sent here, on the loop, as the call returns (also when it raised after a
+    commit)."""
+    sends: list[broadcast.Send] = []
+    try:
+        return await _game_writer(broadcast.deferring(function, sends))(**kwargs)
+    finally:
+        for send in sends:
+            await send()
+
+
+# The latest events' encoded views by (game, event, seat or None, language): (JSON text, seq, waiting seats).
+# Only the loop's consumers use it, one at a time; the oldest goes first.
+_ENCODED: dict[tuple[Any, ...], tuple[str, int, tuple[int, ...]]] = {}
+_ENCODED_KEPT = 512
 
 
 class GameConsumer(LiveConsumer):
@@ -158,14 +176,15 @@ class GameConsumer(LiveConsumer):
             if kind == "action":
                 if isinstance(seq, bool) or not isinstance(seq, int):
                     raise GameActionError("malformed", "an action needs its version 'seq'")
-                await _game_writer(services.game_submit_action)(
-                    game_id=self.game_id, user=self.scope.get("user"), action=content.get("action"), seq=seq
-                )
+                await _write_then_send(
+                    services.game_submit_action,
+                    game_id=self.game_id, user=self.scope.get("user"), action=content.get("action"), seq=seq,
+                )  # fmt: skip
             else:
                 if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)):
                     raise GameActionError("malformed", "'seq' must be a whole number")
                 service = services.game_surrender if kind == "surrender" else services.game_redeal
-                await _game_writer(service)(game_id=self.game_id, user=self.scope.get("user"), seq=seq)
+                await _write_then_send(service, game_id=self.game_id, user=self.scope.get("user"), seq=seq)
         except GameActionError as error:
             await self._send_error(error)
             if error.code == "stale":
@@ -216,15 +235,27 @@ class GameConsumer(LiveConsumer):
         return selectors.message_in_language(view_in_event(event, self.seat), self.language)
 
     async def game_view(self, event: dict[str, Any]) -> None:
-        message = self._message_of(event)
-        await self.send_json(message)
-        await self._note_lag(event, message)
+        # One view and one encoding an event for each kind of reader (a seat, or the spectators) and language
+        # in this process, however many of its sockets are here: the event's `sent` tells it apart.
+        sent = event.get("sent")
+        key = (self.game_id, sent, event["common"].get("seq"), self.seat, self.language)
+        encoded = _ENCODED.get(key) if sent is not None else None
+        if encoded is None:
+            message = self._message_of(event)
+            encoded = (await self.encode_json(message), message["seq"], tuple(message.get("waiting") or ()))
+            if sent is not None:
+                if len(_ENCODED) >= _ENCODED_KEPT:
+                    del _ENCODED[next(iter(_ENCODED))]
+                _ENCODED[key] = encoded
+        text, seq, waiting = encoded
+        await self.send(text_data=text)
+        await self._note_lag(event, seq, waiting)
 
-    async def _note_lag(self, event: dict[str, Any], message: dict[str, Any]) -> None:
+    async def _note_lag(self, event: dict[str, Any], seq: int, waiting: tuple[int, ...]) -> None:
         """A view that waits for this socket's player and reached him late: the lag is his (games.lag)."""
-        if self.seat is None or self.seat not in (message.get("waiting") or ()):
+        if self.seat is None or self.seat not in waiting:
             return
-        await lag.note(game_id=self.game_id, seq=int(message["seq"]), seat=self.seat, delay_ms=lag.late_ms(event))
+        await lag.note(game_id=self.game_id, seq=int(seq), seat=self.seat, delay_ms=lag.late_ms(event))
 
     async def game_rematch(self, event: dict[str, Any]) -> None:
         # The same for every reader: seats, a status and the new game's URL (games.aftermath).

@@ -9,10 +9,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
+
+import pytest
 
 from durak_site.celery import TASK_QUEUES
 from durak_site.management.commands.run_site import daphne_command
@@ -50,6 +53,52 @@ class RunningProcess:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
+    def log_size(self) -> int:
+        try:
+            return self.log_path.stat().st_size
+        except OSError:
+            return 0
+
+    def log_since(self, offset: int, *, most: int = 20_000) -> str:
+        """What the process wrote from byte `offset` on, its last `most` characters."""
+        try:
+            with self.log_path.open("rb") as log:
+                log.seek(offset)
+                text = log.read().decode(errors="replace")
+        except OSError:
+            return ""
+        return text[-most:]
+
+
+# The processes this test process has started and not yet stopped, by name ("daphne", "celery-worker"): a failed
+# test's report shows what they logged during it (ProcessLogs).
+RUNNING: dict[str, RunningProcess] = {}
+
+
+class ProcessLogs:
+    """A pytest plugin: a test that fails while this process runs the site's processes gets what each of them
+    logged during the test as a section of its report, so that a failure under CI's load can be read
+    afterwards (the logs themselves are deleted with the processes)."""
+
+    def __init__(self) -> None:
+        self._offsets: dict[str, int] = {}
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> Generator[None, Any, None]:
+        yield
+        # After the setup: a session's processes start in the first test that asks for them.
+        self._offsets = {name: running.log_size() for name, running in RUNNING.items()}
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+        outcome = yield
+        report = outcome.get_result()
+        if not report.failed or call.when == "setup":
+            return
+        for name, running in RUNNING.items():
+            logged = running.log_since(self._offsets.get(name, 0))
+            report.sections.append((f"{name} logged during the test", logged or "(nothing)"))
+
 
 def _wait_until(ready: Callable[[], bool], running: RunningProcess, *, timeout_s: float, what: str) -> None:
     deadline = time.monotonic() + timeout_s
@@ -80,17 +129,24 @@ def stop(running: RunningProcess) -> None:
 
 @contextlib.contextmanager
 def started(command: list[str], *, environment: Mapping[str, str], name: str) -> Iterator[RunningProcess]:
-    with tempfile.NamedTemporaryFile(prefix=f"{name}-", suffix=".log", delete=False) as log_file:
+    # DURAK_TEST_PROCESS_LOGS=DIR keeps each process's log in DIR after the run (to read why a test failed).
+    kept = os.environ.get("DURAK_TEST_PROCESS_LOGS")
+    if kept:
+        os.makedirs(kept, exist_ok=True)
+    with tempfile.NamedTemporaryFile(prefix=f"{name}-", suffix=".log", delete=False, dir=kept or None) as log_file:
         log_path = Path(log_file.name)
         process = subprocess.Popen(
             command, cwd=PROJECT_DIR, env=dict(environment), stdout=log_file, stderr=subprocess.STDOUT
         )
     running = RunningProcess(process=process, log_path=log_path)
+    RUNNING[name] = running
     try:
         yield running
     finally:
+        RUNNING.pop(name, None)
         stop(running)
-        log_path.unlink(missing_ok=True)
+        if not kept:
+            log_path.unlink(missing_ok=True)
 
 
 def subprocess_environment(*, database: str, **overrides: str) -> dict[str, str]:

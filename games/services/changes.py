@@ -265,7 +265,8 @@ def _after_commit(*, game: Game, seats: Sequence[Seat], state: State, timer_in: 
 
     def deliver() -> None:
         sent_game, sent_seats, sent_state = snapshot
-        send_game(game=sent_game, seats=sent_seats, state=sent_state, result=None)
+        send_game(game=sent_game, seats=sent_seats, state=sent_state, result=None,
+                  deferrable=not finished and not bot_waiting)  # fmt: skip
         if finished:
             tasks.finalise_game.delay(game_id)
             return

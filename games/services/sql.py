@@ -10,6 +10,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
 from django.db import connection, models
 
 from games.models import ActionLog, Game, Table
@@ -47,6 +48,9 @@ def _game_row_converters(vendor: str) -> tuple[tuple[int, Any, tuple[Any, ...]],
     for index, field in enumerate(Game._meta.concrete_fields):
         expression = field.get_col(Game._meta.db_table)
         converters = tuple(connection.ops.get_db_converters(expression)) + tuple(field.get_db_converters(connection))  # type: ignore[attr-defined]
+        if isinstance(field, models.JSONField) and field.decoder is None:
+            # The JSON read by orjson, as the write writes it: the record is a move's largest value.
+            converters = tuple(_json_loads if converter == field.from_db_value else converter for converter in converters)
         if converters:
             found.append((index, expression, converters))
     return tuple(found)
@@ -58,13 +62,59 @@ def _game_attnames() -> list[str]:
     return [field.attname for field in Game._meta.concrete_fields]
 
 
+def _cursor() -> Any:
+    """A cursor for the move's two statements. On PostgreSQL one that binds its parameters on the server
+    (psycopg's ``Cursor``; Django's cursors bind them in Python, `ClientCursor`): the record, a move's largest
+    value, goes as it is instead of quoted into the SQL text, and psycopg prepares a statement a connection
+    has run a few times, so the server parses and plans it once. Wrapped as Django wraps its own (the debug
+    cursor logs it, the database's errors become Django's)."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    import psycopg
+    from django.db.backends.postgresql.psycopg_any import register_tzloader  # type: ignore[import-untyped]
+    from psycopg.pq import Format
+
+    connection.ensure_connection()
+    raw = connection.connection
+    cursor = psycopg.Cursor(raw)
+    timestamptz = raw.adapters.types["timestamptz"].oid
+    if connection.timezone != raw.adapters.get_loader(timestamptz, Format.TEXT).timezone:  # as Django's own cursors
+        register_tzloader(connection.timezone, cursor)
+    return connection._prepare_cursor(cursor)  # type: ignore[attr-defined]
+
+
+def _json_loads(value: Any, expression: Any, connection: Any) -> Any:
+    """``JSONField.from_db_value`` with orjson's decoder (a text that is not JSON stays as it is, as there)."""
+    if not isinstance(value, (str, bytes)):
+        return value
+    try:
+        return orjson.loads(value)
+    except orjson.JSONDecodeError:
+        return value
+
+
+def _dumps(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+def _db_value(field: models.Field[Any, Any], value: Any) -> Any:
+    """A field's value as the write sends it: as the ORM would, but a JSON value on PostgreSQL written by
+    orjson (the standard library's encoder was most of the write's own CPU; the server stores jsonb parsed,
+    so the text's spacing does not matter)."""
+    if value is not None and isinstance(field, models.JSONField) and connection.vendor == "postgresql":
+        from psycopg.types.json import Jsonb
+
+        return Jsonb(value, dumps=_dumps)
+    return field.get_db_prep_save(value, connection)
+
+
 def _locked_game_or_none(game_id: int) -> Game | None:
     """The game, its row locked (the table's is not: nobody changes a table while its game is played, and
     the finish updates its status under the game's lock); `game.turn_seconds_of_table` is its table's turn
     time, and `game.table` is read only if asked for. The row becomes a Game through `Model.from_db`, as a
     queryset makes one, without the raw queryset's per-query column mapping."""
     sql = _GAME_ROW_SQL.get(connection.vendor) or _GAME_ROW_SQL.setdefault(connection.vendor, _game_row_sql())
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(sql, [game_id])
         row = cursor.fetchone()
     if row is None:
@@ -146,19 +196,15 @@ def _write_game(game: Game, logged: Sequence[ActionLog]) -> None:
     inserts in a WITH of the update), in one for each elsewhere. Written out rather than through
     `save()` and `create()`: the ORM compiled both statements anew for every move; the text is built once
     for each number of log rows (`_write_sql`)."""
-    update_values = [
-        field.get_db_prep_save(getattr(game, field.attname), connection) for field in _fields(Game, GAME_CHANGED_FIELDS)
-    ]
+    update_values = [_db_value(field, getattr(game, field.attname)) for field in _fields(Game, GAME_CHANGED_FIELDS)]
     update_values.append(game.pk)
     statements = _write_sql(len(logged))
     if not logged:
         values = [update_values]
     else:
         log_fields = _fields(ActionLog, LOG_FIELDS)
-        insert_values = [
-            field.get_db_prep_save(getattr(one, field.attname), connection) for one in logged for field in log_fields
-        ]
+        insert_values = [_db_value(field, getattr(one, field.attname)) for one in logged for field in log_fields]
         values = [[*insert_values, *update_values]] if len(statements) == 1 else [insert_values, update_values]
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         for sql, params in zip(statements, values, strict=True):
             cursor.execute(sql, params)

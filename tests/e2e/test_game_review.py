@@ -57,6 +57,20 @@ def _a_game_thrown_away(name: str, language: str) -> tuple[Any, Game]:
     return player, game
 
 
+def _frame(payload: Any) -> str:
+    """A socket frame in brief: its type, and a view's version, status and whether it has a result."""
+    try:
+        message = json.loads(payload)
+    except (TypeError, ValueError):
+        return repr(payload)[:80]
+    if not isinstance(message, dict):
+        return repr(message)[:80]
+    brief = {key: message.get(key) for key in ("type", "seq", "status", "code", "message") if key in message}
+    if message.get("type") == "game.view":
+        brief["result"] = message.get("result") is not None
+    return json.dumps(brief, ensure_ascii=False)
+
+
 def _shot(page: Page, name: str) -> None:
     page.screenshot(path=str(screenshot_dir() / f"review-{name}.png"), full_page=True)
 
@@ -73,9 +87,15 @@ def test_a_player_asks_for_the_analysis_after_his_game_and_steps_from_his_first_
     page.on("pageerror", lambda error: errors.append(str(error)))
     heard: list[dict[str, Any]] = []
 
+    game_frames: list[str] = []  # what the game's sockets carried, for the failure's message
+
     def listen(socket: Any) -> None:
         if "/ws/analysis/" in socket.url:
             socket.on("framereceived", lambda payload: heard.append(json.loads(payload)))
+        if "/ws/game/" in socket.url:
+            socket.on("framesent", lambda payload: game_frames.append(f"sent {_frame(payload)}"))
+            socket.on("framereceived", lambda payload: game_frames.append(f"received {_frame(payload)}"))
+            socket.on("close", lambda _socket: game_frames.append("closed"))
 
     page.on("websocket", listen)
     log_in(page, live_server_url, player.username)
@@ -85,7 +105,10 @@ def test_a_player_asks_for_the_analysis_after_his_game_and_steps_from_his_first_
     expect(page.locator("[data-part=connection]")).to_have_attribute("data-state", "connected")
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("[data-part=surrender]").click()
-    expect(page.locator("[data-part=result]")).to_be_visible(timeout=30_000)
+    try:
+        expect(page.locator("[data-part=result]")).to_be_visible(timeout=30_000)
+    except AssertionError as error:
+        raise AssertionError(f"no result after the surrender; the game's sockets: {game_frames}") from error
     page.locator("[data-part=replay]").click()
     page.wait_for_url(f"**/play/game/{game.pk}/replay/**")
     expect(page.locator("canvas[data-part=chart]")).to_have_count(0)

@@ -206,3 +206,102 @@ async def test_the_lobby_lists_tables_and_follows_changes() -> None:
     seats = (await _next(lobby, "lobby.tables"))["tables"][0]["seats"]
     assert seats[0]["bot"] is True and seats[1]["name"] is None
     await lobby.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_moves_views_go_out_on_the_sockets_loop_unless_a_bot_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A person's move at a table of people: the views its commit sends are left to the mover's consumer
+    (broadcast.deferring), which sends them on its loop as the database call returns, so the writer thread
+    never waits on a hop to the loop. Where a bot answers, the thread sends them before it schedules the bot
+    (a view must not come after the bot's later one), and outside a socket a service sends at once."""
+    from games import broadcast
+
+    sent_by_thread: list[str] = []
+    original = broadcast._run
+
+    def recording(send: Any) -> None:
+        sent_by_thread.append(send.__qualname__)
+        original(send)
+
+    monkeypatch.setattr(broadcast, "_run", recording)
+    anna, boris, game = await database_sync_to_async(_heads_up)()
+    sockets = [await _socket(f"/ws/game/{game.pk}/", anna), await _socket(f"/ws/game/{game.pk}/", boris)]
+    views = [await _next(socket, "game.view", seq=0) for socket in sockets]
+    leader = next(seat for seat, view in enumerate(views) if view["view"]["legal"])
+    sent_by_thread.clear()
+    await sockets[leader].send_json_to({"type": "action", "action": views[leader]["view"]["legal"][0], "seq": 0})
+    after = [await _next(socket, "game.view", seq=1) for socket in sockets]
+    assert after[leader]["log"][-1]["seat"] == leader
+    assert sent_by_thread == []
+
+    # A service called outside any socket (a task, the API) still sends at once.
+    defender = 1 - leader
+    await database_sync_to_async(services.game_submit_action)(
+        game_id=game.pk, user=[anna, boris][defender], action={"type": "take"}, seq=1
+    )
+    assert [await _next(socket, "game.view", seq=2) for socket in sockets]
+    assert sent_by_thread == ["send_game.<locals>.send"]
+    for socket in sockets:
+        await socket.disconnect()
+
+    # A bot must answer the person's move (she leads, it defends): the thread sends the view before it
+    # schedules the bot.
+    carla = await database_sync_to_async(person)("carla")
+
+    def with_bot() -> Game:
+        against_bot = table(carla, turn_seconds=TURN_SECONDS)
+        services.table_join(table=against_bot, user=carla)
+        services.table_add_bot(table=against_bot, level="easy")
+        return latest_game(against_bot)
+
+    from games.services import tables
+
+    monkeypatch.setattr(tables, "shuffle_seed", lambda: "lead-0")  # a deal that seat 0 (carla) leads
+    bot_game = await database_sync_to_async(with_bot)()
+    socket = await _socket(f"/ws/game/{bot_game.pk}/", carla)
+    view = await _next(socket, "game.view", seq=0)
+    assert view["seat"] == 0 and view["waiting"] == [0] and not view["view"]["table"]
+    sent_by_thread.clear()
+    await socket.send_json_to({"type": "action", "action": view["view"]["legal"][0], "seq": view["seq"]})
+    await _next(socket, "game.view", seq=view["seq"] + 1)
+    assert "send_game.<locals>.send" in sent_by_thread
+    await socket.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_an_events_view_is_built_once_for_each_kind_of_reader_and_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five sockets in one game (two players, three spectators of whom one reads Russian): a move's event is
+    made into a view and encoded once for each seat, once for the English spectators and once for the
+    Russian one, and every socket still gets its own reader's view."""
+    from games.consumers import GameConsumer
+
+    built: list[tuple[int | None, str]] = []
+    original = GameConsumer._message_of
+
+    def counting(self: GameConsumer, event: dict[str, Any]) -> dict[str, Any]:
+        built.append((self.seat, self.language))
+        return original(self, event)
+
+    monkeypatch.setattr(GameConsumer, "_message_of", counting)
+    anna, boris, game = await database_sync_to_async(_heads_up)()
+    sockets = [await _socket(f"/ws/game/{game.pk}/", anna), await _socket(f"/ws/game/{game.pk}/", boris)]
+    watchers = [
+        await _socket(f"/ws/game/{game.pk}/", await database_sync_to_async(person)(name, language=language))
+        for name, language in (("w1", "en"), ("w2", "en"), ("w3", "ru"))
+    ]
+    views = [await _next(socket, "game.view", seq=0) for socket in sockets]
+    for watcher in watchers:
+        await _next(watcher, "game.view", seq=0)
+    leader = next(seat for seat, view in enumerate(views) if view["view"]["legal"])
+    built.clear()
+    await sockets[leader].send_json_to({"type": "action", "action": views[leader]["view"]["legal"][0], "seq": 0})
+    after = [await _next(socket, "game.view", seq=1) for socket in sockets]
+    seen = [await _next(watcher, "game.view", seq=1) for watcher in watchers]
+    assert sorted(built, key=str) == sorted([(0, "en"), (1, "ru"), (None, "en"), (None, "ru")], key=str)
+    assert [view["seat"] for view in after] == [0, 1] and after[0]["view"]["hand"] != after[1]["view"]["hand"]
+    assert all(view["seat"] is None and "hand" not in view["view"] for view in seen)
+    assert seen[0] == seen[1] and "ходит" in seen[2]["log"][-1]["text"] and "leads" in seen[0]["log"][-1]["text"]
+    for socket in [*sockets, *watchers]:
+        await socket.disconnect()

@@ -6,6 +6,7 @@ for its reader notes nothing; and the consumer measures the delay from the event
 from __future__ import annotations
 
 import datetime
+import json
 import time
 from typing import Any
 
@@ -122,10 +123,10 @@ def test_the_consumer_notes_only_a_late_view_that_waits_for_its_reader(committed
         consumer.game_id, consumer.seat, consumer.language = game.pk, seat, "en"
         sent: list[Any] = []
 
-        async def send_json(message: Any, close: bool = False) -> None:
-            sent.append(message)
+        async def send(text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+            sent.append(json.loads(text_data or ""))
 
-        consumer.send_json = send_json  # type: ignore[method-assign, assignment]
+        consumer.send = send  # type: ignore[method-assign]
         async_to_sync(consumer.game_view)({**event, "sent": time.time() - sent_ago})
         assert sent and sent[0]["seq"] == 0 and "sent" not in sent[0]  # the reader never sees the moment
         return lag.take(game_id=game.pk, seq=0, seats=[0, 1])
