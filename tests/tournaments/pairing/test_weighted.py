@@ -71,6 +71,33 @@ def test_maximum_weight_matching_weighs_what_networkx_finds(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(3))
+def test_the_greedy_start_keeps_the_stages_invariants(seed: int) -> None:
+    """After ``greedy_start`` (compiled and interpreted): every slack non-negative, every matched edge tight,
+    the free nodes' duals equal and no larger than any other node's; on graphs with few distinct weights it
+    matches something whenever the heaviest edge is positive."""
+    rng = random.Random(400 + seed)
+    for module in (weighted, _interpreted()):
+        for _ in range(300):
+            size = rng.randint(2, 14)
+            edges = _graph(rng, size)
+            if not edges:
+                continue
+            matcher = module._Matcher(size, edges)
+            matcher.greedy_start()
+            dual, mate = matcher.dual, matcher.mate
+            for k, (u, v, w) in enumerate(edges):
+                slack = dual[u] + dual[v] - 2 * w
+                assert slack >= 0
+                if mate[u] == 2 * k + 1:
+                    assert mate[v] == 2 * k and slack == 0
+            free = [dual[v] for v in range(size) if mate[v] == weighted.NONE]
+            assert len(set(free)) <= 1 and all(d >= 0 for d in dual[:size])
+            assert not free or free[0] <= min(dual[:size])
+            if max(w for _, _, w in edges) > 0:
+                assert any(end != weighted.NONE for end in mate)
+
+
+@pytest.mark.parametrize("seed", range(3))
 def test_the_optimal_face_holds_every_optimum(seed: int) -> None:
     """Every maximum-weight matching uses tight edges only and covers the nodes of positive dual; a matching of
     tight edges covering those nodes is optimal when no odd set's dual is positive; among the matchings of tight
