@@ -276,7 +276,14 @@ class _Round:
         self.brackets: list[tuple[Bracket, list[Edge], list[int]]] = []
         played = max((len(player.entrant.floats) for player in players), default=0)
         self.top = {v for v, p in enumerate(players) if last_round and p.units * 2 > played * POINT}  # A.7
-        self.compat = [{b for b in range(len(players)) if b != a and self.compatible(a, b)} for a in range(len(players))]
+        self.compat: list[set[int]] = [set() for _ in players]
+        for a in range(len(players)):  # C3 and the avoidances are symmetric: each pair asked once
+            for b in range(a + 1, len(players)):
+                if self.allowed(a, b):
+                    if b not in self.met[a]:
+                        self.compat[a].add(b)
+                    if a not in self.met[b]:
+                        self.compat[b].add(a)
         self.odd = len(players) % 2 == 1
         self.bye_ok = {place for place, player in enumerate(players) if player.may_get_bye}
         self.bye_units: int | None = None
@@ -318,7 +325,11 @@ class _Round:
     def compatible(self, a: int, b: int) -> bool:
         """C1 (no rematch; nor a requested avoidance while strict) and C3 (no two non-topscorers who need the
         same side absolutely)."""
-        if b in self.met[a] or (self.strict and b in self.avoided[a]):
+        return b not in self.met[a] and self.allowed(a, b)
+
+    def allowed(self, a: int, b: int) -> bool:
+        """:meth:`compatible` but for C1's rematch (symmetric in ``a`` and ``b``)."""
+        if self.strict and b in self.avoided[a]:
             return False
         absolute = conflict(self.players[a].preference, self.players[b].preference).absolute
         return not absolute or a in self.top or b in self.top

@@ -47,11 +47,18 @@ class Bracket:
         self.next_bottom = players[following[0]].units if following else 0
         self.next_base = len(self.members) + len(following) + 1
         self.sequence: list[int] | None = None  # while a homogeneous part is matched: its players, in order
+        self.floats: dict[int, tuple[int, ...]] = {}  # float_cost's answers (they depend on the player alone)
 
     # -- the quality digits (C5-C19) -------------------------------------------------------------------------
 
     def float_cost(self, v: int) -> tuple[int, ...]:
         """What player ``v`` costs, digit by digit, when left unpaired in the bracket (a downfloat)."""
+        known = self.floats.get(v)
+        if known is None:
+            known = self.floats[v] = self._float_cost(v)
+        return known
+
+    def _float_cost(self, v: int) -> tuple[int, ...]:
         p = self.round.players[v]
         down_last, down_before = p.last is Float.DOWN, p.before is Float.DOWN
         gap = p.units - self.bottom + POINT
@@ -373,41 +380,49 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
     index: dict[int, int] = {}
     ends = [(index.setdefault(a, len(index)), index.setdefault(b, len(index))) for a, b in edges]
     names = list(index)
-    face: dict[Edge, int] | None = None  # the last phase's face weights, and its optimum
+    columns = [list(column) for column in zip(*rows.values())]  # digit by digit, edges in ``edges``' order
+    alive = list(range(len(edges)))  # the edges still in play (tight so far), as indices into ``edges``
+    face: list[int] | None = None  # the last phase's face weights (one an edge alive), and its optimum
     mate: list[int] = []
     positive: list[bool] = []
     odd_sets: list[list[int]] = []
+
+    def digits(first: int, stop: int) -> list[list[int]]:
+        """The face weight (after the first phase) and digits ``first`` .. ``stop`` - 1 of the edges alive."""
+        chosen = columns[first:stop] if face is None else [[column[k] for k in alive] for column in columns[first:stop]]
+        return ([face] if face is not None else []) + chosen
+
+    def narrow(listed: list[tuple[int, int, int]]) -> list[int]:
+        """Match ``listed`` for its optimal face, keep its tight edges alive; the matching's partners."""
+        nonlocal alive, ends, face, positive, odd_sets
+        found, kept, positive, odd_sets, face = optimal_face(len(names), listed)
+        alive = [alive[k] for k in kept]
+        ends = [ends[k] for k in kept]
+        return found
+
     last = width - 3 if sequence is not None else width
-    for start, stop in _phases(rows, nodes, last):
-        weighed = {edge: ([face[edge]] if face is not None else []) + rows[edge][start:stop] for edge in edges}
-        weights = _signed(weighed, nodes)
-        listed = [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)]
+    for start, stop in _phases([max(map(abs, column)) for column in columns], nodes, last):
+        listed = [(u, v, weight) for (u, v), weight in zip(ends, _signed(digits(start, stop), nodes))]
         if stop == width:
             mate = max_weight_matching(len(names), listed)
             return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
-        mate, kept, positive, odd_sets, tight_face = optimal_face(len(names), listed)
-        edges = [edges[k] for k in kept]
-        ends = [ends[k] for k in kept]
-        face = dict(zip(edges, tight_face))
+        mate = narrow(listed)
     assert sequence is not None and face is not None
     exchanged = sum(rows[_edge(names[v], names[u])][width - 5] for v, u in enumerate(mate) if u > v)
     if exchanged:  # D.2 c-d
-        weights = _signed({edge: [face[edge], *rows[edge][width - 3 : width - 1]] for edge in edges}, nodes)
-        listed = [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)]
-        mate, kept, positive, odd_sets, tight_face = optimal_face(len(names), listed)
-        edges = [edges[k] for k in kept]
-        ends = [ends[k] for k in kept]
-        face = dict(zip(edges, tight_face))
+        mate = narrow([(u, v, weight) for (u, v), weight in zip(ends, _signed(digits(width - 3, width - 1), nodes))])
+    assert face is not None
+    face_of = {edges[k]: weight for k, weight in zip(alive, face)}
     order = [index[v] for v in sequence if v in index]
     whole = any(len(odd_set) == len(names) for odd_set in odd_sets)  # every optimum is a maximum matching
     partners = first_transposition(len(names), ends, mate, positive, order, keep_size=whole)
     if partners is not None:
         found = [_edge(names[v], names[u]) for v, u in enumerate(partners) if u > v]
         best = [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
-        if sum(face[edge] for edge in found) == sum(face[edge] for edge in best):
+        if sum(face_of[edge] for edge in found) == sum(face_of[edge] for edge in best):
             return found
-    weights = _signed({edge: [face[edge], rows[edge][width - 1]] for edge in edges}, nodes)
-    mate = max_weight_matching(len(names), [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)])
+    weights = _signed(digits(width - 1, width), nodes)
+    mate = max_weight_matching(len(names), [(u, v, weight) for (u, v), weight in zip(ends, weights)])
     return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
 
 
@@ -415,16 +430,16 @@ WORD_BITS = 56  # a phase's weights stay under this when its digits allow: mypyc
 SMALL_PHASE_BITS = 24  # a group of digits this small joins the next digit even past WORD_BITS: a phase costs a matching
 
 
-def _phases(rows: Mapping[Edge, list[int]], nodes: int, last: int) -> list[tuple[int, int]]:
+def _phases(maxima: list[int], nodes: int, last: int) -> list[tuple[int, int]]:
     """Digits 0 .. ``last`` - 1 in groups (start, stop), each group's weights (:func:`_signed`, with a face weight
     of at most a few units before them after the first) under WORD_BITS bits when its digits allow, and no
-    group under SMALL_PHASE_BITS but the last."""
+    group under SMALL_PHASE_BITS but the last; ``maxima`` the digits' largest absolute values."""
     pairs = nodes // 2 + 1
     groups: list[tuple[int, int]] = []
     start, bits = 0, 0
     face_bits = (2 * pairs * 8).bit_length()
     for k in range(last):
-        top = max(abs(row[k]) for row in rows.values())
+        top = maxima[k]
         digit_bits = (2 * pairs * top).bit_length() if top else 0
         if k > start and bits + digit_bits > WORD_BITS and bits >= SMALL_PHASE_BITS:
             groups.append((start, k))
@@ -434,14 +449,15 @@ def _phases(rows: Mapping[Edge, list[int]], nodes: int, last: int) -> list[tuple
     return groups
 
 
-def _signed(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:
-    """Integer weights that compare matchings digit by digit (signed digits, most significant first)."""
-    if not rows:
-        return {}
-    width = len(next(iter(rows.values())))
+def _signed(digits: list[list[int]], nodes: int) -> list[int]:
+    """Integer weights that compare matchings digit by digit: ``digits[k][i]`` is edge i's k-th digit (signed,
+    most significant first). Each digit's base is 2 * (nodes // 2 + 1) times its largest absolute value, plus
+    one, so that no matching's sum of a digit reaches the next digit's unit."""
     pairs = nodes // 2 + 1
-    maxima = [max(abs(row[k]) for row in rows.values()) for k in range(width)]
-    bases = [1] * width
-    for k in range(width - 2, -1, -1):
-        bases[k] = bases[k + 1] * (2 * pairs * maxima[k + 1] + 1)
-    return {edge: sum(d * b for d, b in zip(row, bases)) for edge, row in rows.items()}
+    weights = [0] * len(digits[0]) if digits else []
+    for column in digits:
+        top = max(map(abs, column), default=0)
+        if top:
+            base = 2 * pairs * top + 1
+            weights = [weight * base + digit for weight, digit in zip(weights, column)]
+    return weights
