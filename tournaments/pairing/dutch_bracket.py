@@ -4,7 +4,7 @@ the next score group or the whole field below, whichever provably gives the whol
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
@@ -415,7 +415,11 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
     face_of = {edges[k]: weight for k, weight in zip(alive, face)}
     order = [index[v] for v in sequence if v in index]
     whole = any(len(odd_set) == len(names) for odd_set in odd_sets)  # every optimum is a maximum matching
-    partners = first_transposition(len(names), ends, mate, positive, order, keep_size=whole)
+    optimal: Callable[[list[int]], bool] | None = None
+    complete: Callable[[list[int], Sequence[bool]], list[int] | None] | None = None
+    if len(odd_sets) > int(whole):  # an odd set that the choices' cardinality checks do not keep: check each
+        optimal, complete = _face_checks(len(names), ends, face, mate)
+    partners = first_transposition(len(names), ends, mate, positive, order, keep_size=whole, optimal=optimal, complete=complete)
     if partners is not None:
         found = [_edge(names[v], names[u]) for v, u in enumerate(partners) if u > v]
         best = [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
@@ -424,6 +428,33 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
     weights = _signed(digits(width - 1, width), nodes)
     mate = max_weight_matching(len(names), [(u, v, weight) for (u, v), weight in zip(ends, weights)])
     return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
+
+
+def _face_checks(
+    size: int, ends: list[Edge], face: list[int], mate: list[int]
+) -> tuple[Callable[[list[int]], bool], Callable[[list[int], Sequence[bool]], list[int] | None]]:
+    """For ``transposition.first_transposition``: whether a matching of the optimal face's tight edges
+    ``ends`` is an optimum (its face weight is ``mate``'s), and the optimum that keeps the pairs of the blocked
+    nodes of a matching, when there is one (the face weight matched over the edges of the other nodes)."""
+    weight = {(min(u, v), max(u, v)): w for (u, v), w in zip(ends, face)}
+
+    def total(partners: list[int]) -> int:
+        return sum(weight[(v, u)] for v, u in enumerate(partners) if u > v)
+
+    best = total(mate)
+
+    def optimal(partners: list[int]) -> bool:
+        return total(partners) == best
+
+    def complete(partners: list[int], blocked: Sequence[bool]) -> list[int] | None:
+        fixed = [(v, u) for v, u in enumerate(partners) if u > v and blocked[v]]
+        listed = [(u, v, w) for (u, v), w in zip(ends, face) if not blocked[u] and not blocked[v]]
+        found = max_weight_matching(size, listed)
+        for v, u in fixed:
+            found[v], found[u] = u, v
+        return found if total(found) == best else None
+
+    return optimal, complete
 
 
 WORD_BITS = 56  # a phase's weights stay under this when its digits allow: mypyc's ints are unboxed below 2 ** 62
