@@ -4,7 +4,7 @@ the next score group or the whole field below, whichever provably gives the whol
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
@@ -48,6 +48,7 @@ class Bracket:
         self.next_base = len(self.members) + len(following) + 1
         self.sequence: list[int] | None = None  # while a homogeneous part is matched: its players, in order
         self.floats: dict[int, tuple[int, ...]] = {}  # float_cost's answers (they depend on the player alone)
+        self.qualities: dict[tuple[Hashable, Hashable], tuple[int, ...]] = {}  # quality's, by the players' kinds
 
     # -- the quality digits (C5-C19) -------------------------------------------------------------------------
 
@@ -86,9 +87,15 @@ class Bracket:
         )  # fmt: skip
 
     def quality(self, a: int, b: int) -> list[int]:
-        """The digits of an edge inside the bracket: the two floats saved minus the pair's cost."""
-        fa, fb, cost = self.float_cost(a), self.float_cost(b), self.pair_cost(a, b)
-        return [x + y - z for x, y, z in zip(fa, fb, cost)]
+        """The digits of an edge inside the bracket: the two floats saved minus the pair's cost. They depend on
+        the two players' kinds only (``_Round.kinds``: what float_cost and pair_cost read of a player), so
+        they are computed once a pair of kinds."""
+        key = (self.round.kinds[a], self.round.kinds[b])
+        known = self.qualities.get(key)
+        if known is None:
+            fa, fb, cost = self.float_cost(a), self.float_cost(b), self.pair_cost(a, b)
+            known = self.qualities[key] = tuple(x + y - z for x, y, z in zip(fa, fb, cost))
+        return list(known)
 
     def outside(self, a: int, b: int) -> list[int]:
         """The digits of an edge not inside the bracket: C7's pairs and PSD of the next bracket only."""
