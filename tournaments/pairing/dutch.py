@@ -60,9 +60,9 @@ in lexicographic phases of a few digits on the edges the last phase's optimal du
 transposition is chosen pair by pair (``transposition``) instead of as a digit of n log n bits
 (``dutch_bracket._lexicographic``).
 Completion questions are cardinality matchings (``cardinality``), and a first round is paired without any
-(``_Round.pair_unmarked``). Round 5 of bench/pairing.py's Swiss: about 0.06 s at 100 entrants, 2.3 s at 500 and
-39 s at 1,000 (rounds 2-5 at 1,000: 16 to 46 s; CPU); the issue's target (1,000 in 2 s) is not reached
-(docs/experiments.md).
+(``_Round.pair_unmarked``). Round 5 of bench/pairing.py's Swiss: about 0.06 s at 100 entrants, 2.1 s at 500 and
+34 s at 1,000 (rounds 2-5 at 1,000: 14 to 37 s; CPU, a loaded machine); the issue's target (1,000 in 2 s) is not
+reached (docs/experiments.md).
 
 Requested avoidances (``avoid``) are kept apart like a rematch while the round can be paired so; when it
 cannot, the fewest broken is a digit above every other (a director's request, not a FIDE rule).

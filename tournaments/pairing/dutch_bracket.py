@@ -377,9 +377,11 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
     2 ** x) only when the optimum exchanges players: with no pair inside S2 every S1 player is the lower member
     of a pair, which makes them the same for every candidate. The transposition digit is solved by
     ``transposition.first_transposition`` over the tight edges that match every node of positive dual, a
-    superset of the optimal face (it leaves out the odd sets' constraints): the first transposition there is
-    the first among the optimal candidates when it is one of them (its face weight is the optimum's), else
-    the transposition digit is matched as one more phase."""
+    superset of the optimal face (it leaves out the odd sets' constraints): when an odd set other than the set
+    of all nodes has a positive dual, each choice is checked against the optimum's face weight and completed
+    by a face-weight matching when the cardinality check alone falls short (:func:`_face_checks`), so the
+    first transposition found is the first among the optimal candidates. Its face weight is checked against
+    the optimum's once more, and the transposition digit matched as one more phase if it ever fell short."""
     edges = list(rows)
     if not edges:
         return []

@@ -12,11 +12,13 @@ zero).
 "Completed optimally" is asked of the matchings of the edges tight under the optimal dual of the digits
 before (``weighted.optimal_face``) that match every node of positive dual: a question of cardinality. By
 complementary slackness every optimal matching is one of them, and they are all optimal when no odd set has
-a positive dual; otherwise the caller (``dutch_bracket._lexicographic``) keeps the result only when it is
-optimal, which makes it the first of the optimal ones too. With ``keep_size`` (the set of all nodes is such an
-odd set: every optimum is a maximum matching) the choices also keep the matching's size. Each choice is
-checked by re-matching the one or two nodes it frees (``cardinality.augment``, ``cardinality.cover``), the
-chosen pairs held fixed.
+a positive dual. With ``keep_size`` (the set of all nodes is such an odd set: every optimum is a maximum
+matching) the choices also keep the matching's size. Each choice is checked by re-matching the one or two
+nodes it frees (``cardinality.augment``, ``cardinality.cover``), the chosen pairs held fixed. When another
+odd set has a positive dual (a bracket whose own players form one: exactly one of them floats), the caller
+(``dutch_bracket._lexicographic``) also passes ``optimal`` and ``complete``: a choice whose re-matched
+matching is not an optimum is decided by a face-weight matching of the nodes not yet fixed, so every choice
+kept can be completed optimally and the result is the first optimum.
 """
 
 from __future__ import annotations
