@@ -60,9 +60,9 @@ in lexicographic phases of a few digits on the edges the last phase's optimal du
 transposition is chosen pair by pair (``transposition``) instead of as a digit of n log n bits
 (``dutch_bracket._lexicographic``).
 Completion questions are cardinality matchings (``cardinality``), and a first round is paired without any
-(``_Round.pair_unmarked``). Round 5 of bench/pairing.py's Swiss: about 0.06 s at 100 entrants, 2.3 s at 500 and
-39 s at 1,000 (rounds 2-5 at 1,000: 16 to 46 s; CPU); the issue's target (1,000 in 2 s) is not reached
-(docs/experiments.md).
+(``_Round.pair_unmarked``). Round 5 of bench/pairing.py's Swiss: about 0.06 s at 100 entrants, 2.1 s at 500 and
+34 s at 1,000 (rounds 2-5 at 1,000: 14 to 37 s; CPU, a loaded machine); the issue's target (1,000 in 2 s) is not
+reached (docs/experiments.md).
 
 Requested avoidances (``avoid``) are kept apart like a rematch while the round can be paired so; when it
 cannot, the fewest broken is a digit above every other (a director's request, not a FIDE rule).
@@ -76,7 +76,7 @@ C16-C19 are weighed as sums of score differences rather than lexicographically.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tournaments.pairing.avoidances import AvoidanceReport, Avoidances, avoidance_report
@@ -276,7 +276,16 @@ class _Round:
         self.brackets: list[tuple[Bracket, list[Edge], list[int]]] = []
         played = max((len(player.entrant.floats) for player in players), default=0)
         self.top = {v for v, p in enumerate(players) if last_round and p.units * 2 > played * POINT}  # A.7
-        self.compat = [{b for b in range(len(players)) if b != a and self.compatible(a, b)} for a in range(len(players))]
+        # What a bracket's quality digits read of a player (score, preference, floats, the run of sides C9 reads).
+        self.kinds: list[Hashable] = [(p.units, p.preference, p.last, p.before, _run(p.entrant.sides)) for p in players]
+        self.compat: list[set[int]] = [set() for _ in players]
+        for a in range(len(players)):  # C3 and the avoidances are symmetric: each pair asked once
+            for b in range(a + 1, len(players)):
+                if self.allowed(a, b):
+                    if b not in self.met[a]:
+                        self.compat[a].add(b)
+                    if a not in self.met[b]:
+                        self.compat[b].add(a)
         self.odd = len(players) % 2 == 1
         self.bye_ok = {place for place, player in enumerate(players) if player.may_get_bye}
         self.bye_units: int | None = None
@@ -318,7 +327,11 @@ class _Round:
     def compatible(self, a: int, b: int) -> bool:
         """C1 (no rematch; nor a requested avoidance while strict) and C3 (no two non-topscorers who need the
         same side absolutely)."""
-        if b in self.met[a] or (self.strict and b in self.avoided[a]):
+        return b not in self.met[a] and self.allowed(a, b)
+
+    def allowed(self, a: int, b: int) -> bool:
+        """:meth:`compatible` but for C1's rematch (symmetric in ``a`` and ``b``)."""
+        if self.strict and b in self.avoided[a]:
             return False
         absolute = conflict(self.players[a].preference, self.players[b].preference).absolute
         return not absolute or a in self.top or b in self.top

@@ -4,7 +4,7 @@ the next score group or the whole field below, whichever provably gives the whol
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
@@ -47,11 +47,19 @@ class Bracket:
         self.next_bottom = players[following[0]].units if following else 0
         self.next_base = len(self.members) + len(following) + 1
         self.sequence: list[int] | None = None  # while a homogeneous part is matched: its players, in order
+        self.floats: dict[int, tuple[int, ...]] = {}  # float_cost's answers (they depend on the player alone)
+        self.qualities: dict[tuple[Hashable, Hashable], tuple[int, ...]] = {}  # quality's, by the players' kinds
 
     # -- the quality digits (C5-C19) -------------------------------------------------------------------------
 
     def float_cost(self, v: int) -> tuple[int, ...]:
         """What player ``v`` costs, digit by digit, when left unpaired in the bracket (a downfloat)."""
+        known = self.floats.get(v)
+        if known is None:
+            known = self.floats[v] = self._float_cost(v)
+        return known
+
+    def _float_cost(self, v: int) -> tuple[int, ...]:
         p = self.round.players[v]
         down_last, down_before = p.last is Float.DOWN, p.before is Float.DOWN
         gap = p.units - self.bottom + POINT
@@ -79,9 +87,15 @@ class Bracket:
         )  # fmt: skip
 
     def quality(self, a: int, b: int) -> list[int]:
-        """The digits of an edge inside the bracket: the two floats saved minus the pair's cost."""
-        fa, fb, cost = self.float_cost(a), self.float_cost(b), self.pair_cost(a, b)
-        return [x + y - z for x, y, z in zip(fa, fb, cost)]
+        """The digits of an edge inside the bracket: the two floats saved minus the pair's cost. They depend on
+        the two players' kinds only (``_Round.kinds``: what float_cost and pair_cost read of a player), so
+        they are computed once a pair of kinds."""
+        key = (self.round.kinds[a], self.round.kinds[b])
+        known = self.qualities.get(key)
+        if known is None:
+            fa, fb, cost = self.float_cost(a), self.float_cost(b), self.pair_cost(a, b)
+            known = self.qualities[key] = tuple(x + y - z for x, y, z in zip(fa, fb, cost))
+        return list(known)
 
     def outside(self, a: int, b: int) -> list[int]:
         """The digits of an edge not inside the bracket: C7's pairs and PSD of the next bracket only."""
@@ -363,9 +377,11 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
     2 ** x) only when the optimum exchanges players: with no pair inside S2 every S1 player is the lower member
     of a pair, which makes them the same for every candidate. The transposition digit is solved by
     ``transposition.first_transposition`` over the tight edges that match every node of positive dual, a
-    superset of the optimal face (it leaves out the odd sets' constraints): the first transposition there is
-    the first among the optimal candidates when it is one of them (its face weight is the optimum's), else
-    the transposition digit is matched as one more phase."""
+    superset of the optimal face (it leaves out the odd sets' constraints): when an odd set other than the set
+    of all nodes has a positive dual, each choice is checked against the optimum's face weight and completed
+    by a face-weight matching when the cardinality check alone falls short (:func:`_face_checks`), so the
+    first transposition found is the first among the optimal candidates. Its face weight is checked against
+    the optimum's once more, and the transposition digit matched as one more phase if it ever fell short."""
     edges = list(rows)
     if not edges:
         return []
@@ -373,58 +389,97 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
     index: dict[int, int] = {}
     ends = [(index.setdefault(a, len(index)), index.setdefault(b, len(index))) for a, b in edges]
     names = list(index)
-    face: dict[Edge, int] | None = None  # the last phase's face weights, and its optimum
+    columns = [list(column) for column in zip(*rows.values())]  # digit by digit, edges in ``edges``' order
+    alive = list(range(len(edges)))  # the edges still in play (tight so far), as indices into ``edges``
+    face: list[int] | None = None  # the last phase's face weights (one an edge alive), and its optimum
     mate: list[int] = []
     positive: list[bool] = []
     odd_sets: list[list[int]] = []
+
+    def digits(first: int, stop: int) -> list[list[int]]:
+        """The face weight (after the first phase) and digits ``first`` .. ``stop`` - 1 of the edges alive."""
+        chosen = columns[first:stop] if face is None else [[column[k] for k in alive] for column in columns[first:stop]]
+        return ([face] if face is not None else []) + chosen
+
+    def narrow(listed: list[tuple[int, int, int]]) -> list[int]:
+        """Match ``listed`` for its optimal face, keep its tight edges alive; the matching's partners."""
+        nonlocal alive, ends, face, positive, odd_sets
+        found, kept, positive, odd_sets, face = optimal_face(len(names), listed)
+        alive = [alive[k] for k in kept]
+        ends = [ends[k] for k in kept]
+        return found
+
     last = width - 3 if sequence is not None else width
-    for start, stop in _phases(rows, nodes, last):
-        weighed = {edge: ([face[edge]] if face is not None else []) + rows[edge][start:stop] for edge in edges}
-        weights = _signed(weighed, nodes)
-        listed = [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)]
+    for start, stop in _phases([max(map(abs, column)) for column in columns], nodes, last):
+        listed = [(u, v, weight) for (u, v), weight in zip(ends, _signed(digits(start, stop), nodes))]
         if stop == width:
             mate = max_weight_matching(len(names), listed)
             return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
-        mate, kept, positive, odd_sets, tight_face = optimal_face(len(names), listed)
-        edges = [edges[k] for k in kept]
-        ends = [ends[k] for k in kept]
-        face = dict(zip(edges, tight_face))
+        mate = narrow(listed)
     assert sequence is not None and face is not None
     exchanged = sum(rows[_edge(names[v], names[u])][width - 5] for v, u in enumerate(mate) if u > v)
     if exchanged:  # D.2 c-d
-        weights = _signed({edge: [face[edge], *rows[edge][width - 3 : width - 1]] for edge in edges}, nodes)
-        listed = [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)]
-        mate, kept, positive, odd_sets, tight_face = optimal_face(len(names), listed)
-        edges = [edges[k] for k in kept]
-        ends = [ends[k] for k in kept]
-        face = dict(zip(edges, tight_face))
+        mate = narrow([(u, v, weight) for (u, v), weight in zip(ends, _signed(digits(width - 3, width - 1), nodes))])
+    assert face is not None
+    face_of = {edges[k]: weight for k, weight in zip(alive, face)}
     order = [index[v] for v in sequence if v in index]
     whole = any(len(odd_set) == len(names) for odd_set in odd_sets)  # every optimum is a maximum matching
-    partners = first_transposition(len(names), ends, mate, positive, order, keep_size=whole)
+    optimal: Callable[[list[int]], bool] | None = None
+    complete: Callable[[list[int], Sequence[bool]], list[int] | None] | None = None
+    if len(odd_sets) > int(whole):  # an odd set that the choices' cardinality checks do not keep: check each
+        optimal, complete = _face_checks(len(names), ends, face, mate)
+    partners = first_transposition(len(names), ends, mate, positive, order, keep_size=whole, optimal=optimal, complete=complete)
     if partners is not None:
         found = [_edge(names[v], names[u]) for v, u in enumerate(partners) if u > v]
         best = [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
-        if sum(face[edge] for edge in found) == sum(face[edge] for edge in best):
+        if sum(face_of[edge] for edge in found) == sum(face_of[edge] for edge in best):
             return found
-    weights = _signed({edge: [face[edge], rows[edge][width - 1]] for edge in edges}, nodes)
-    mate = max_weight_matching(len(names), [(u, v, weights[edge]) for (u, v), edge in zip(ends, edges)])
+    weights = _signed(digits(width - 1, width), nodes)
+    mate = max_weight_matching(len(names), [(u, v, weight) for (u, v), weight in zip(ends, weights)])
     return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
+
+
+def _face_checks(
+    size: int, ends: list[Edge], face: list[int], mate: list[int]
+) -> tuple[Callable[[list[int]], bool], Callable[[list[int], Sequence[bool]], list[int] | None]]:
+    """For ``transposition.first_transposition``: whether a matching of the optimal face's tight edges
+    ``ends`` is an optimum (its face weight is ``mate``'s), and the optimum that keeps the pairs of the blocked
+    nodes of a matching, when there is one (the face weight matched over the edges of the other nodes)."""
+    weight = {(min(u, v), max(u, v)): w for (u, v), w in zip(ends, face)}
+
+    def total(partners: list[int]) -> int:
+        return sum(weight[(v, u)] for v, u in enumerate(partners) if u > v)
+
+    best = total(mate)
+
+    def optimal(partners: list[int]) -> bool:
+        return total(partners) == best
+
+    def complete(partners: list[int], blocked: Sequence[bool]) -> list[int] | None:
+        fixed = [(v, u) for v, u in enumerate(partners) if u > v and blocked[v]]
+        listed = [(u, v, w) for (u, v), w in zip(ends, face) if not blocked[u] and not blocked[v]]
+        found = max_weight_matching(size, listed)
+        for v, u in fixed:
+            found[v], found[u] = u, v
+        return found if total(found) == best else None
+
+    return optimal, complete
 
 
 WORD_BITS = 56  # a phase's weights stay under this when its digits allow: mypyc's ints are unboxed below 2 ** 62
 SMALL_PHASE_BITS = 24  # a group of digits this small joins the next digit even past WORD_BITS: a phase costs a matching
 
 
-def _phases(rows: Mapping[Edge, list[int]], nodes: int, last: int) -> list[tuple[int, int]]:
+def _phases(maxima: list[int], nodes: int, last: int) -> list[tuple[int, int]]:
     """Digits 0 .. ``last`` - 1 in groups (start, stop), each group's weights (:func:`_signed`, with a face weight
     of at most a few units before them after the first) under WORD_BITS bits when its digits allow, and no
-    group under SMALL_PHASE_BITS but the last."""
+    group under SMALL_PHASE_BITS but the last; ``maxima`` the digits' largest absolute values."""
     pairs = nodes // 2 + 1
     groups: list[tuple[int, int]] = []
     start, bits = 0, 0
     face_bits = (2 * pairs * 8).bit_length()
     for k in range(last):
-        top = max(abs(row[k]) for row in rows.values())
+        top = maxima[k]
         digit_bits = (2 * pairs * top).bit_length() if top else 0
         if k > start and bits + digit_bits > WORD_BITS and bits >= SMALL_PHASE_BITS:
             groups.append((start, k))
@@ -434,14 +489,15 @@ def _phases(rows: Mapping[Edge, list[int]], nodes: int, last: int) -> list[tuple
     return groups
 
 
-def _signed(rows: Mapping[Edge, list[int]], nodes: int) -> dict[Edge, int]:
-    """Integer weights that compare matchings digit by digit (signed digits, most significant first)."""
-    if not rows:
-        return {}
-    width = len(next(iter(rows.values())))
+def _signed(digits: list[list[int]], nodes: int) -> list[int]:
+    """Integer weights that compare matchings digit by digit: ``digits[k][i]`` is edge i's k-th digit (signed,
+    most significant first). Each digit's base is 2 * (nodes // 2 + 1) times its largest absolute value, plus
+    one, so that no matching's sum of a digit reaches the next digit's unit."""
     pairs = nodes // 2 + 1
-    maxima = [max(abs(row[k]) for row in rows.values()) for k in range(width)]
-    bases = [1] * width
-    for k in range(width - 2, -1, -1):
-        bases[k] = bases[k + 1] * (2 * pairs * maxima[k + 1] + 1)
-    return {edge: sum(d * b for d, b in zip(row, bases)) for edge, row in rows.items()}
+    weights = [0] * len(digits[0]) if digits else []
+    for column in digits:
+        top = max(map(abs, column), default=0)
+        if top:
+            base = 2 * pairs * top + 1
+            weights = [weight * base + digit for weight, digit in zip(weights, column)]
+    return weights

@@ -12,30 +12,39 @@ zero).
 "Completed optimally" is asked of the matchings of the edges tight under the optimal dual of the digits
 before (``weighted.optimal_face``) that match every node of positive dual: a question of cardinality. By
 complementary slackness every optimal matching is one of them, and they are all optimal when no odd set has
-a positive dual; otherwise the caller (``dutch_bracket._lexicographic``) keeps the result only when it is
-optimal, which makes it the first of the optimal ones too. With ``keep_size`` (the set of all nodes is such an
-odd set: every optimum is a maximum matching) the choices also keep the matching's size. Each choice is
-checked by re-matching the one or two nodes it frees (``cardinality.augment``, ``cardinality.cover``), the
-chosen pairs held fixed.
+a positive dual. With ``keep_size`` (the set of all nodes is such an odd set: every optimum is a maximum
+matching) the choices also keep the matching's size. Each choice is checked by re-matching the one or two
+nodes it frees (``cardinality.augment``, ``cardinality.cover``), the chosen pairs held fixed. When another
+odd set has a positive dual (a bracket whose own players form one: exactly one of them floats), the caller
+(``dutch_bracket._lexicographic``) also passes ``optimal`` and ``complete``: a choice whose re-matched
+matching is not an optimum is decided by a face-weight matching of the nodes not yet fixed, so every choice
+kept can be completed optimally and the result is the first optimum.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tournaments.pairing.cardinality import FREE, augment, cover
+
+Complete = Callable[[list[int], Sequence[bool]], "list[int] | None"]
 
 
 def first_transposition(
     size: int, tight: Sequence[tuple[int, int]], mate: Sequence[int], required: Sequence[bool], sequence: Sequence[int],
-    keep_size: bool = False,
+    keep_size: bool = False, optimal: Callable[[list[int]], bool] | None = None, complete: Complete | None = None,
 ) -> list[int] | None:
     """The optimal matching (partners, FREE for none) that is first by the transposition digit: ``tight`` the
     edges of the optimal face over nodes 0..size-1, ``mate`` an optimal matching within them, ``required`` the
     nodes every optimal matching covers, ``sequence`` the bracket's nodes in order; with ``keep_size``, only
     matchings as large as ``mate`` (which must be a maximum matching of ``tight``: every optimum is one when
     the set of all nodes is an odd set of positive dual). None when ``mate`` does not cover the required nodes
-    (not an optimum of that face)."""
+    (not an optimum of that face).
+
+    With ``optimal`` (whether a matching is an optimum) and ``complete`` (an optimum that keeps the pairs of
+    the blocked nodes of a matching, or None when there is none): each choice's matching is kept only when it
+    is an optimum, and when it is not, ``complete`` decides the choice; then the result is the first optimum
+    whatever odd sets the dual has (the caller's exact check, for a bracket whose own players form one)."""
     partners = [FREE if partner < 0 else partner for partner in mate]
     if any(needed and partners[v] == FREE for v, needed in enumerate(required)):
         return None
@@ -55,6 +64,10 @@ def first_transposition(
         )  # fmt: skip
         for _, other in later:
             trial = _fixed(adjacency, partners, node, other, optional, blocked, keep_size)
+            if trial is not None and optimal is not None and complete is not None and not optimal(trial):
+                blocked[node] = blocked[other] = True
+                trial = complete(trial, blocked)
+                blocked[node] = blocked[other] = False
             if trial is not None:
                 partners = trial
                 blocked[node] = blocked[other] = True

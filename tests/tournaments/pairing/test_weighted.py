@@ -17,6 +17,7 @@ from networkx.algorithms.matching import max_weight_matching as networkx_matchin
 from games.engine._compiled import check_fresh
 from tournaments.pairing import weighted
 from tournaments.pairing.cardinality import FREE, cover
+from tournaments.pairing.dutch_bracket import _face_checks
 from tournaments.pairing.transposition import first_transposition
 
 Edges = list[tuple[int, int, int]]
@@ -68,6 +69,33 @@ def test_maximum_weight_matching_weighs_what_networkx_finds(seed: int) -> None:
             assert _weight(edges, mate) == best
             if cardinality:
                 assert sum(u != FREE for u in mate) == 2 * len(theirs)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_greedy_start_keeps_the_stages_invariants(seed: int) -> None:
+    """After ``greedy_start`` (compiled and interpreted): every slack non-negative, every matched edge tight,
+    the free nodes' duals equal and no larger than any other node's; on graphs with few distinct weights it
+    matches something whenever the heaviest edge is positive."""
+    rng = random.Random(400 + seed)
+    for module in (weighted, _interpreted()):
+        for _ in range(300):
+            size = rng.randint(2, 14)
+            edges = _graph(rng, size)
+            if not edges:
+                continue
+            matcher = module._Matcher(size, edges)
+            matcher.greedy_start()
+            dual, mate = matcher.dual, matcher.mate
+            for k, (u, v, w) in enumerate(edges):
+                slack = dual[u] + dual[v] - 2 * w
+                assert slack >= 0
+                if mate[u] == 2 * k + 1:
+                    assert mate[v] == 2 * k and slack == 0
+            free = [dual[v] for v in range(size) if mate[v] == weighted.NONE]
+            assert len(set(free)) <= 1 and all(d >= 0 for d in dual[:size])
+            assert not free or free[0] <= min(dual[:size])
+            if max(w for _, _, w in edges) > 0:
+                assert any(end != weighted.NONE for end in mate)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -185,3 +213,32 @@ def _key(matching: list[int], sequence: list[int]) -> list[int]:
         -place[matching[node]] if matching[node] in place and place[matching[node]] > place[node] else -len(matching)
         for node in sequence
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_first_transposition_with_any_odd_set_is_the_first_optimum(seed: int) -> None:
+    """With odd sets of positive dual other than the set of all nodes, and the face checks the bracket passes
+    (``dutch_bracket._face_checks``: each choice kept only if an optimum keeps it), the first transposition is
+    the first of all the maximum-weight matchings, brute force."""
+    rng = random.Random(500 + seed)
+    compared = 0
+    for _ in range(600):
+        size = rng.randint(3, 9)
+        edges = _graph(rng, size)
+        mate, tight, positive, odd_sets, face = weighted.optimal_face(size, edges)
+        keep_size = any(len(odd_set) == size for odd_set in odd_sets)
+        if len(odd_sets) <= int(keep_size):
+            continue
+        sequence = rng.sample(range(size), rng.randint(1, size))
+        tight_pairs = [(edges[k][0], edges[k][1]) for k in tight]
+        optimal, complete = _face_checks(size, tight_pairs, face, mate)
+        found = first_transposition(
+            size, tight_pairs, mate, positive, sequence, keep_size=keep_size, optimal=optimal, complete=complete
+        )
+        assert found is not None
+        best = _weight(edges, mate)
+        assert _weight(edges, found) == best
+        optima = [m for m in _matchings(size, [(u, v) for u, v, _ in edges]) if _weight(edges, m) == best]
+        assert _key(found, sequence) == max(_key(m, sequence) for m in optima)
+        compared += 1
+    assert compared > 30
