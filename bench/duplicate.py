@@ -504,24 +504,23 @@ def main() -> None:
             calibrated[f"search:{name}"] = earlier[f"search_strength_{name.removeprefix('search')}"]
     elif own.search_calibrate or any(field.search for field in wanted):
         search_deals = own.search_calibration_deals or (QUICK_CALIBRATION_DEALS if args.quick else SEARCH_CALIBRATION_DEALS)
-        strengths, errors = calibrate_field(SEARCHERS, search_deals, ordered=True)
+        search_strengths, search_errors = calibrate_field(SEARCHERS, search_deals, ordered=True)
         games += search_deals * len(SEARCHERS) * (len(SEARCHERS) - 1)
         figures["search_calibration_deals"] = search_deals
         for name in SEARCHERS:
-            calibrated[f"search:{name}"] = strengths[name]
+            calibrated[f"search:{name}"] = search_strengths[name]
             key = f"search_strength_{name.removeprefix('search')}"
-            figures[key] = round(strengths[name], 4)
-            figures[f"{key}_stderr"] = round(errors[name], 4)
+            figures[key] = round(search_strengths[name], 4)
+            figures[f"{key}_stderr"] = round(search_errors[name], 4)
             rows.append([f"search, {SEARCHERS[name].iterations} iterations a move, against the other "
                          f"{len(SEARCHERS) - 1} budgets, {search_deals} deals x 2 a pair",
                          "mean score (its true strength)", figures[key], figures[f"{key}_stderr"]])  # fmt: skip
     for field in wanted:
-        strengths = (f"policies, one of each, {'the defender first' if field.ordered else 'who acts drawn'}"
+        described = (f"search bots of {len(SEARCHERS)} budgets, each twice, the defender first" if field.search else
+                     f"policies, one of each, {'the defender first' if field.ordered else 'who acts drawn'}"
                      if field.weakest is None else f"random moves, strengths {field.weakest:g} to 1")  # fmt: skip
-        if field.search:
-            strengths = f"search bots of {len(SEARCHERS)} budgets, each twice, the defender first"
         label = (f"Swiss, {field.players} bots, {ROUNDS} rounds" if field.swiss else f"round robin, {field.players} bots") + (
-            f", {strengths}")
+            f", {described}")
         found, played = _measure(events, field, calibrated, workers=own.workers, first=own.first)
         games += played
         for kind, values in found.items():
@@ -571,8 +570,8 @@ def main() -> None:
                      figures["search_common_deal_share"], figures["search_common_deal_share_stderr"]])  # fmt: skip
     figures["events"] = events
     figures["games"] = games
-    played = f"{events} events of each kind and format, " if wanted else ""
-    print(f"{played}{games} games in {time.perf_counter() - started:.0f} s")
+    summary = f"{events} events of each kind and format, " if wanted else ""
+    print(f"{summary}{games} games in {time.perf_counter() - started:.0f} s")
     print_table(["event", "scoring", "rank correlation with strength", "standard error"], rows)
     if args.json:
         write_report(args.json, figures)
