@@ -12,7 +12,7 @@ Many heads-up events of bots of known strength are played with the engine (no da
   nearly as much as play"), and players differ by how they play, as a championship's do. ``policy_race_``:
   the same field with the arena's draw of who acts first when both may, a luck of the play that no deal
   explains (it decides most of a game between two handicapped bots: ``policy_race_deal_share_*``).
-- search bots (``search_``): the search bot capped at each of SEARCH_BUDGETS iterations a move (1 to 128),
+- search bots (``search_``): the search bot capped at each of SEARCH_BUDGETS iterations a move (1 to 64),
   each budget twice in an event of 16, the defender first, every bot's random numbers seeded by the deal and
   the hand it holds (bench.searchers), so that a game depends on the deal, the seats and the two budgets
   alone, and players differ by degree of one style. Their strengths are calibrated as the policies' are
@@ -162,11 +162,11 @@ DEAL_SHARE_PLAYS = 8
 # The field of search bots: the search at each of these iteration caps a move (bench.searchers: its random
 # numbers the deal's), each twice in an event of PLAYERS; calibrated as the policies are, with
 # SEARCH_CALIBRATION_DEALS deals a pair.
-SEARCH_BUDGETS = (1, 2, 4, 8, 16, 32, 64, 128)
+SEARCH_BUDGETS = (1, 2, 4, 8, 12, 16, 32, 64)
 SEARCHERS = {f"search{iterations}": Searcher(iterations) for iterations in SEARCH_BUDGETS}
 SEARCH_FIELD = [name for name in SEARCHERS for _ in range(PLAYERS // len(SEARCHERS))]
-SEARCH_CALIBRATION_DEALS = 20
-SEARCH_COMMON_DEALS = 60
+SEARCH_CALIBRATION_DEALS = 12
+SEARCH_COMMON_DEALS = 30
 EVENTS = 20
 QUICK_EVENTS = 2
 # --quick without --field: the issue's Swiss, the random-move Swiss and the deal's shares (within a minute).
