@@ -1,6 +1,6 @@
 """Benchmark of duplicate rounds (issue 37): how much less the final standings depend on the deal.
 
-Many heads-up events of bots of known strength are played with the engine (no database). Two kinds of field:
+Many heads-up events of bots of known strength are played with the engine (no database). Three kinds of field:
 
 - policies (the issue's figures): the 16 heuristic bots of bench.handicapped, each with its own set of four
   handicaps (habits of weaker players: no counting out the endgame, no throwing in, hoarding trumps, leading
@@ -12,6 +12,13 @@ Many heads-up events of bots of known strength are played with the engine (no da
   nearly as much as play"), and players differ by how they play, as a championship's do. ``policy_race_``:
   the same field with the arena's draw of who acts first when both may, a luck of the play that no deal
   explains (it decides most of a game between two handicapped bots: ``policy_race_deal_share_*``).
+- search bots (``search_``): the search bot capped at each of SEARCH_BUDGETS iterations a move (1 to 64),
+  each budget twice in an event of 16, the defender first, every bot's random numbers seeded by the deal and
+  the hand it holds (bench.searchers), so that a game depends on the deal, the seats and the two budgets
+  alone, and players differ by degree of one style. Their strengths are calibrated as the policies' are
+  (``calibrate_field``), a budget's two copies sharing theirs, so the rank correlation counts ties
+  (``spearman_tied``). These fields are played only when named (a search game costs about a quarter of a CPU
+  second, a hundred times a policy's).
 - random moves (``random_moves_`` and the other prefixes, measured first): a bot of strength s plays the
   heuristic bot's move with probability s and a random legal move otherwise, strengths spread evenly from 0
   (or 0.5, 0.8) to 1. Their luck is the random moves, not the deal (``deal_share_<s>`` is near 0 below s =
@@ -54,17 +61,27 @@ the events, 1 = the standings are the strength order):
 - ``policy_common_deal_share``, ``policy_race_common_deal_share``: how much of a game between two policies
   of the field the deal decides the same way whoever plays it (``_common_deal_share``), the part of the
   deal's luck a comparison of a hand's holders across boards can take out;
+- ``search_swiss_*``, ``search_round_robin_*``: the same for the field of search bots (the Swiss of 16 and 5
+  rounds, and a round robin of 15 rounds); ``search_strength_<iterations>``: their calibration (every pair
+  of budgets, ``search_calibration_deals`` deals each from both sides); ``search_common_deal_share``: the
+  common part of the deal's luck for this field (``search_common_deals`` deals, its standard error by
+  resampling the deals);
 - ``events``, ``games``, ``calibration_deals``; ``*_stderr``: the standard error of each mean.
 
 Usage: ``python bench/duplicate.py [--quick] [--json PATH] [--events N] [--first N] [--workers N]
-[--calibration-deals N] [--field NAME ...]`` (a field: swiss, policy_race, policy_round_robin, random_moves,
-round_robin, close_swiss, close_round_robin, strong_swiss, deal_share; --quick alone plays QUICK_FIELDS).
+[--calibration-deals N] [--search-calibration-deals N] [--search-calibrate] [--search-strengths PATH]
+[--search-common-deals N] [--field NAME ...]`` (a field: swiss, policy_race, policy_round_robin, random_moves,
+round_robin, close_swiss, close_round_robin, strong_swiss, deal_share, search_swiss, search_round_robin,
+search_deal_share; --quick alone plays QUICK_FIELDS; without --field every field but the search bots').
+``--search-strengths PATH`` takes the search budgets' strengths from an earlier report instead of
+calibrating again, so that a long run of the search field can be played in parts.
 Seeded: event n plays the same games whatever the workers; docs/experiments.md has the runs and what they say.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -81,6 +98,7 @@ if not __package__:
 
 from bench._common import parse_args, print_table, write_report
 from bench.handicapped import all_policies, handicapped
+from bench.searchers import Searcher
 from games.bots import BOTS
 from games.bots.arena import play_game
 from games.bots.knowledge import Observation
@@ -89,7 +107,7 @@ from games.engine import deal, first_attacker_for, places
 from games.engine.rules import preset_rules
 from tournaments.pairing import BoardResult, Scoring, entrants_after, pair_swiss, round_robin, standings
 from tournaments.pairing.duplicate import (
-    Holding, duplicate_totals, lead_seat, places_of, seat_of_hand, seeded_rotation, top_seat,
+    Holding, duplicate_totals, hand_at, lead_seat, places_of, seat_of_hand, seeded_rotation, top_seat,
 )
 from tournaments.pairing.swiss import pairing_numbers
 
@@ -102,13 +120,15 @@ ROUND_ROBIN_PLAYERS = 10
 class Field:
     """A kind of event: its figures' prefix, its bots, Swiss or round robin, and the weakest random-move
     bot's strength (None: the field of handicapped policies, bench.handicapped, one of each); ``ordered``:
-    the defender answers before the attacker throws in (else the arena draws who acts when both may)."""
+    the defender answers before the attacker throws in (else the arena draws who acts when both may);
+    ``search``: the field of search bots (bench.searchers, each of SEARCH_BUDGETS twice) instead."""
 
     prefix: str
     players: int
     swiss: bool
     weakest: float | None
     ordered: bool = False
+    search: bool = False
 
     @property
     def name(self) -> str:
@@ -126,6 +146,8 @@ FIELDS = (
     Field("close_swiss_", PLAYERS, True, 0.5),
     Field("close_round_robin_", ROUND_ROBIN_PLAYERS, False, 0.5),
     Field("strong_swiss_", PLAYERS, True, 0.8),
+    Field("search_swiss_", PLAYERS, True, None, ordered=True, search=True),
+    Field("search_round_robin_", PLAYERS, False, None, ordered=True, search=True),
 )
 POLICIES = all_policies()
 # The policies' strengths: every pair plays CALIBRATION_DEALS deals, each from both sides.
@@ -137,6 +159,14 @@ DEAL_SHARE_STRENGTHS = (0.5, 0.75, 0.9, 1.0)
 DEAL_SHARE_POLICIES = ("heuristic", "throws+trumps", "endgame+throws+trumps+leads")
 DEAL_SHARE_DEALS = 100
 DEAL_SHARE_PLAYS = 8
+# The field of search bots: the search at each of these iteration caps a move (bench.searchers: its random
+# numbers the deal's), each twice in an event of PLAYERS; calibrated as the policies are, with
+# SEARCH_CALIBRATION_DEALS deals a pair.
+SEARCH_BUDGETS = (1, 2, 4, 8, 12, 16, 32, 64)
+SEARCHERS = {f"search{iterations}": Searcher(iterations) for iterations in SEARCH_BUDGETS}
+SEARCH_FIELD = [name for name in SEARCHERS for _ in range(PLAYERS // len(SEARCHERS))]
+SEARCH_CALIBRATION_DEALS = 12
+SEARCH_COMMON_DEALS = 30
 EVENTS = 20
 QUICK_EVENTS = 2
 # --quick without --field: the issue's Swiss, the random-move Swiss and the deal's shares (within a minute).
@@ -148,6 +178,8 @@ KINDS = {
 }
 RULES = preset_rules("podkidnoy")
 Bot = Callable[[Observation, random.Random], Action]
+# A player: a bot, or a searcher that builds its bot for each game from the deal and its hand.
+Player = Bot | Searcher
 
 
 def _player(strength: float) -> Bot:
@@ -160,22 +192,25 @@ def _player(strength: float) -> Bot:
     return choose
 
 
-def _play(seed: str, rotation: int, bots: Sequence[Bot], rng: random.Random, *, duplicate: bool,
+def _play(seed: str, rotation: int, bots: Sequence[Player], rng: random.Random, *, duplicate: bool,
           ordered: bool = False) -> tuple[list[int], list[int]]:  # fmt: skip
     """One game: each seat's place (0 the best) and cards left. A duplicate board leads with the hand that
     leads the deal; a plain one with its own lowest trump. ``ordered``: when both seats may act, the defender
-    answers first (arena.play_game's ``first_listed``), else the arena draws who acts."""
+    answers first (arena.play_game's ``first_listed``), else the arena draws who acts. A searcher plays with
+    random numbers seeded by ``seed`` and the hand it holds."""
     dealt = deal(RULES, 2, seed=seed, salt="bench", rotation=rotation)
     lead = None
     if duplicate:
         base = deal(RULES, 2, seed=seed, salt="bench")
         lead = lead_seat(first_attacker_for(RULES, base.hands, base.trump), rotation, 2)
     state = dealt.state(first_attacker=lead)
-    play_game(state, bots, rng, check=False, first_listed=ordered)
+    seated = [bot.for_game(seed, hand_at(seat, rotation, 2)) if isinstance(bot, Searcher) else bot
+              for seat, bot in enumerate(bots)]  # fmt: skip
+    play_game(state, seated, rng, check=False, first_listed=ordered)
     return places_of(places(state), 2), [hand.bit_count() for hand in state.hands]
 
 
-def _event(number: int, duplicate: bool, bots: Mapping[str, Bot], *, swiss: bool = True,
+def _event(number: int, duplicate: bool, bots: Mapping[str, Player], *, swiss: bool = True,
            ordered: bool = False) -> tuple[list[str], list[str], int]:  # fmt: skip
     """Play one Swiss (or round robin) of ``bots`` (by entrant); the final order (best first) by its scoring,
     by points then the duplicate total, and the number of games."""
@@ -224,6 +259,23 @@ def spearman(order: Sequence[str], strengths: Mapping[str, float]) -> float:
     return 1 - 6 * squares / (count * (count * count - 1))
 
 
+def spearman_tied(order: Sequence[str], strengths: Mapping[str, float]) -> float:
+    """Spearman's rho where strengths may tie (copies of one bot): the correlation of the final places with
+    the strength ranks, tied strengths sharing their mean rank. Without ties it equals ``spearman``."""
+    ranked = sorted(strengths, key=lambda one: -strengths[one])
+    true_rank: dict[str, float] = {}
+    start = 0
+    while start < len(ranked):
+        end = start
+        while end + 1 < len(ranked) and strengths[ranked[end + 1]] == strengths[ranked[start]]:
+            end += 1
+        for entrant in ranked[start:end + 1]:
+            true_rank[entrant] = (start + end) / 2
+        start = end + 1
+    places = [float(place) for place in range(len(order))]
+    return statistics.correlation(places, [true_rank[entrant] for entrant in order])
+
+
 def _strengths(number: int, values: Sequence[float]) -> dict[str, float]:
     """Event ``number``'s field: ``values`` dealt to the names at random (seeded by the event), so that neither
     a name's order nor its pairing number says how strong it is."""
@@ -241,20 +293,28 @@ def _pair_of_events(task: tuple[int, Field, Mapping[str, float]]) -> tuple[dict[
     """Event ``number`` played plain and duplicate: the rank correlation of each kind, and the games played.
     ``calibrated``: the policies' strengths (keyed "ordered:name" and "race:name"), for the field of policies."""
     number, field, calibrated = task
-    if field.weakest is None:
+    correlation = spearman
+    players: Mapping[str, Player]
+    if field.search:
+        name_of = _strengths(number, range(len(SEARCH_FIELD)))
+        players = {entrant: SEARCHERS[SEARCH_FIELD[int(index)]] for entrant, index in name_of.items()}
+        strengths = {entrant: calibrated[f"search:{SEARCH_FIELD[int(index)]}"] for entrant, index in name_of.items()}
+        correlation = spearman_tied
+    elif field.weakest is None:
         policy_of = _strengths(number, range(len(POLICIES)))
         measured = _calibration_of(calibrated, field.ordered)
-        bots = {entrant: handicapped(POLICIES[int(index)]) for entrant, index in policy_of.items()}
+        players = {entrant: handicapped(POLICIES[int(index)]) for entrant, index in policy_of.items()}
         strengths = {entrant: measured[POLICIES[int(index)]] for entrant, index in policy_of.items()}
     else:
         strengths = _strengths(number, _spread(field.players, field.weakest))
-        bots = {entrant: _player(strength) for entrant, strength in strengths.items()}
-    plain_order, _, plain_games = _event(number, False, bots, swiss=field.swiss, ordered=field.ordered)
-    duplicate_order, points_order, duplicate_games = _event(number, True, bots, swiss=field.swiss, ordered=field.ordered)
+        players = {entrant: _player(strength) for entrant, strength in strengths.items()}
+    plain_order, _, plain_games = _event(number, False, players, swiss=field.swiss, ordered=field.ordered)
+    duplicate_order, points_order, duplicate_games = _event(number, True, players, swiss=field.swiss,
+                                                            ordered=field.ordered)  # fmt: skip
     found = {
-        "plain": spearman(plain_order, strengths),
-        "duplicate": spearman(duplicate_order, strengths),
-        "duplicate_tiebreak": spearman(points_order, strengths),
+        "plain": correlation(plain_order, strengths),
+        "duplicate": correlation(duplicate_order, strengths),
+        "duplicate_tiebreak": correlation(points_order, strengths),
     }
     return found, plain_games + duplicate_games
 
@@ -291,11 +351,17 @@ def calibrate(deals: int, *, ordered: bool) -> tuple[dict[str, float], dict[str,
     pair playing ``deals`` deals, each from both sides (the calibration's deals are none of the events', and
     the game is played as the field's events play it, ``ordered`` or not); and the standard error of each
     (over the policy's deals, a deal's two games taken together)."""
+    return calibrate_field({name: handicapped(name) for name in POLICIES}, deals, ordered=ordered)
+
+
+def calibrate_field(bots: Mapping[str, Player], deals: int, *,
+                    ordered: bool) -> tuple[dict[str, float], dict[str, float]]:  # fmt: skip
+    """``calibrate`` for any field of ``bots`` (by name, in the order the pairs are played)."""
     rng = random.Random("calibration")
-    bots = {name: handicapped(name) for name in POLICIES}
-    per_deal: dict[str, list[float]] = {name: [] for name in POLICIES}
-    for first_index, first in enumerate(POLICIES):
-        for second in POLICIES[first_index + 1:]:
+    names = list(bots)
+    per_deal: dict[str, list[float]] = {name: [] for name in names}
+    for first_index, first in enumerate(names):
+        for second in names[first_index + 1:]:
             for number in range(deals):
                 seed = f"calibration {number}"
                 both = 0.0
@@ -339,14 +405,22 @@ def _common_deal_share(deals: int, *, ordered: bool) -> float:
     means (the spread of the deals' means less what the within-deal variance puts into it) over the total.
     This is the luck a duplicate comparison of a hand's holders can take out; the rest is the players, and
     how the deal suits the two who play it."""
-    rng = random.Random(f"common deal share {ordered}")
     bots = {name: handicapped(name) for name in POLICIES}
-    means, within = [], []
+    scores = _common_deal_scores(deals, list(POLICIES), bots, random.Random(f"common deal share {ordered}"),
+                                 ordered=ordered)  # fmt: skip
+    return _share_of_deals(scores)
+
+
+def _common_deal_scores(deals: int, field: list[str], bots: Mapping[str, Player], rng: random.Random, *,
+                        ordered: bool) -> list[list[float]]:  # fmt: skip
+    """``_common_deal_share``'s games: for each of ``deals`` deals, the score of the hand that leads at each
+    of the boards of ``field`` (names of ``bots``, a name twice for two copies) paired at random."""
+    found = []
     for number in range(deals):
         seed = f"common deal share {number}"
         base = deal(RULES, 2, seed=seed, salt="bench")
         leader = first_attacker_for(RULES, base.hands, base.trump)
-        order = list(POLICIES)
+        order = list(field)
         random.Random(seed).shuffle(order)
         scores = []
         for board in range(len(order) // 2):
@@ -354,12 +428,27 @@ def _common_deal_share(deals: int, *, ordered: bool) -> float:
             players = [bots[order[2 * board]], bots[order[2 * board + 1]]]
             seat_places, _ = _play(seed, rotation, players, rng, duplicate=True, ordered=ordered)
             scores.append(_score(seat_places, seat_of_hand(leader, rotation, 2)))
-        means.append(statistics.mean(scores))
-        within.append(statistics.variance(scores))
-    boards = len(POLICIES) // 2
-    within_variance = statistics.mean(within)
+        found.append(scores)
+    return found
+
+
+def _share_of_deals(scores: Sequence[Sequence[float]]) -> float:
+    """The deals' share of the scores' variance (one-way random effects, the deals' boards the groups)."""
+    means = [statistics.mean(deal_scores) for deal_scores in scores]
+    within_variance = statistics.mean([statistics.variance(deal_scores) for deal_scores in scores])
+    boards = len(scores[0])
     between = max(0.0, statistics.variance(means) - within_variance / boards)
     return between / (between + within_variance) if between + within_variance else 0.0
+
+
+def search_common_deal_share(deals: int, resamples: int = 1000) -> tuple[float, float]:
+    """``_common_deal_share`` for the field of search bots (SEARCH_FIELD, the defender first), and its
+    standard error: the spread of the share over ``resamples`` draws of the deals with replacement."""
+    scores = _common_deal_scores(deals, SEARCH_FIELD, SEARCHERS, random.Random("search common deal share"),
+                                 ordered=True)  # fmt: skip
+    draw = random.Random("search common deal share resamples")
+    shares = [_share_of_deals([scores[int(draw.random() * len(scores))] for _ in scores]) for _ in range(resamples)]
+    return _share_of_deals(scores), statistics.stdev(shares)
 
 
 def _stderr(values: list[float]) -> float:
@@ -373,7 +462,16 @@ def main() -> None:
     options.add_argument("--first", type=int, default=0, help="the first event's number (0), to extend a run")
     options.add_argument("--calibration-deals", type=int, default=None,
                          help=f"deals each pair of policies plays in the calibration ({CALIBRATION_DEALS})")
-    options.add_argument("--field", action="append", choices=[field.name for field in FIELDS] + ["deal_share"],
+    options.add_argument("--search-calibration-deals", type=int, default=None,
+                         help=f"deals each pair of search budgets plays in their calibration ({SEARCH_CALIBRATION_DEALS})")
+    options.add_argument("--search-strengths", type=Path, default=None,
+                         help="take the search budgets' strengths from this earlier --json report, not a new calibration")
+    options.add_argument("--search-calibrate", action="store_true",
+                         help="calibrate the search budgets even if no search field is played")
+    options.add_argument("--search-common-deals", type=int, default=None,
+                         help=f"deals of search_common_deal_share ({SEARCH_COMMON_DEALS})")
+    options.add_argument("--field", action="append",
+                         choices=[field.name for field in FIELDS] + ["deal_share", "search_deal_share"],
                          help="play only this field (repeatable; all by default)")
     own, rest = options.parse_known_args()
     args = parse_args(__doc__.splitlines()[0], rest)
@@ -384,9 +482,11 @@ def main() -> None:
     games = 0
     calibrated: dict[str, float] = {}
     chosen = own.field or (QUICK_FIELDS if args.quick else None)
-    wanted = [field for field in FIELDS if not chosen or field.name in chosen]
+    # The search bots' fields cost far more a game: they are played only when named.
+    wanted = [field for field in FIELDS if field.name in chosen] if chosen else [
+        field for field in FIELDS if not field.search]
     deals = own.calibration_deals or (QUICK_CALIBRATION_DEALS if args.quick else CALIBRATION_DEALS)
-    for ordered in sorted({field.ordered for field in wanted if field.weakest is None}, reverse=True):
+    for ordered in sorted({field.ordered for field in wanted if field.weakest is None and not field.search}, reverse=True):
         strengths, errors = calibrate(deals, ordered=ordered)
         games += deals * len(POLICIES) * (len(POLICIES) - 1)
         figures["calibration_deals"] = deals
@@ -398,11 +498,29 @@ def main() -> None:
             figures[f"{key}_stderr"] = round(errors[name], 4)
             rows.append([f"policy {name} ({how}), against the other {len(POLICIES) - 1}, {deals} deals x 2 a pair",
                          "mean score (its true strength)", figures[key], figures[f"{key}_stderr"]])  # fmt: skip
+    if own.search_strengths is not None:
+        earlier = json.loads(own.search_strengths.read_text())["figures"]
+        for name in SEARCHERS:
+            calibrated[f"search:{name}"] = earlier[f"search_strength_{name.removeprefix('search')}"]
+    elif own.search_calibrate or any(field.search for field in wanted):
+        search_deals = own.search_calibration_deals or (QUICK_CALIBRATION_DEALS if args.quick else SEARCH_CALIBRATION_DEALS)
+        search_strengths, search_errors = calibrate_field(SEARCHERS, search_deals, ordered=True)
+        games += search_deals * len(SEARCHERS) * (len(SEARCHERS) - 1)
+        figures["search_calibration_deals"] = search_deals
+        for name in SEARCHERS:
+            calibrated[f"search:{name}"] = search_strengths[name]
+            key = f"search_strength_{name.removeprefix('search')}"
+            figures[key] = round(search_strengths[name], 4)
+            figures[f"{key}_stderr"] = round(search_errors[name], 4)
+            rows.append([f"search, {SEARCHERS[name].iterations} iterations a move, against the other "
+                         f"{len(SEARCHERS) - 1} budgets, {search_deals} deals x 2 a pair",
+                         "mean score (its true strength)", figures[key], figures[f"{key}_stderr"]])  # fmt: skip
     for field in wanted:
-        strengths = (f"policies, one of each, {'the defender first' if field.ordered else 'who acts drawn'}"
+        described = (f"search bots of {len(SEARCHERS)} budgets, each twice, the defender first" if field.search else
+                     f"policies, one of each, {'the defender first' if field.ordered else 'who acts drawn'}"
                      if field.weakest is None else f"random moves, strengths {field.weakest:g} to 1")  # fmt: skip
         label = (f"Swiss, {field.players} bots, {ROUNDS} rounds" if field.swiss else f"round robin, {field.players} bots") + (
-            f", {strengths}")
+            f", {described}")
         found, played = _measure(events, field, calibrated, workers=own.workers, first=own.first)
         games += played
         for kind, values in found.items():
@@ -439,10 +557,21 @@ def main() -> None:
             games += deals * len(POLICIES) // 2
             rows.append([f"the 16 policies paired at random, {how}, {deals} deals x {len(POLICIES) // 2} boards",
                          "the deal's share of a game's outcome, the same at every board", figures[key], ""])  # fmt: skip
+    if chosen and "search_deal_share" in chosen:
+        deals = 2 if args.quick else (own.search_common_deals or SEARCH_COMMON_DEALS)
+        share, error = search_common_deal_share(deals)
+        figures["search_common_deal_share"] = round(share, 4)
+        figures["search_common_deal_share_stderr"] = round(error, 4)
+        figures["search_common_deals"] = deals
+        games += deals * len(SEARCH_FIELD) // 2
+        rows.append([f"the search field ({len(SEARCHERS)} budgets, each twice) paired at random, the defender "
+                     f"first, {deals} deals x {len(SEARCH_FIELD) // 2} boards",
+                     "the deal's share of a game's outcome, the same at every board",
+                     figures["search_common_deal_share"], figures["search_common_deal_share_stderr"]])  # fmt: skip
     figures["events"] = events
     figures["games"] = games
-    played = f"{events} events of each kind and format, " if wanted else ""
-    print(f"{played}{games} games in {time.perf_counter() - started:.0f} s")
+    summary = f"{events} events of each kind and format, " if wanted else ""
+    print(f"{summary}{games} games in {time.perf_counter() - started:.0f} s")
     print_table(["event", "scoring", "rank correlation with strength", "standard error"], rows)
     if args.json:
         write_report(args.json, figures)

@@ -330,8 +330,13 @@ class SearchBot:
     def __init__(self, seconds: float, iterations: int, exploration: float = EXPLORATION, epsilon: float = 0.0,
                  wall_seconds: float | None = None, infer: bool = True,
                  others_exploration: float = OTHERS_EXPLORATION, guesses: int = GUESSES,
-                 blend: float = BLEND, reward: Callable[[State], list[float]] = rewards) -> None:
+                 blend: float = BLEND, reward: Callable[[State], list[float]] = rewards,
+                 endgame_positions: int | None = None) -> None:
         self.seconds = seconds
+        # The endgame solver's positions a move: by default ENDGAME_POSITIONS_PER_SECOND of the CPU budget, at
+        # most ENDGAME_MOST_POSITIONS; a count given here instead keeps the move independent of the clock
+        # (bench/searchers.py).
+        self.endgame_positions = endgame_positions
         self.reward = reward  # each seat's reward at a playout's end: by place (``rewards``) at every table
         self.blend = blend
         self.guesses = guesses
@@ -385,9 +390,11 @@ class SearchBot:
 
     def endgame_move(self, state: State, seat: int, action: Action, legal: tuple[Action, ...]) -> Action | None:
         """A move the endgame solver proves to win, else (when it proved that none wins) one it proves not to
-        lose, ``action`` tried first; None if it proves neither within the bot's budget of positions. What it
+        lose, ``action`` tried first; None if it proves neither within the bot's budget of positions
+        (``endgame_positions``, or what its CPU budget allows). What it
         proves is kept for the bot's next moves (``ProofTables``)."""
-        budget = min(int(self.seconds * ENDGAME_POSITIONS_PER_SECOND), ENDGAME_MOST_POSITIONS)
+        budget = (min(int(self.seconds * ENDGAME_POSITIONS_PER_SECOND), ENDGAME_MOST_POSITIONS)
+                  if self.endgame_positions is None else self.endgame_positions)
         moves = [action] + [move for move in legal if move != action]
         proof = prove(state, seat, moves, budget, WIN, self.proofs, solver_first_move)
         if proof.move is not None or not proof.complete:
