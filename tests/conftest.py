@@ -25,6 +25,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # A failed test's report shows what Daphne and the Celery worker logged while it ran.
     config.pluginmanager.register(processes.ProcessLogs(), "process-logs")
 
+
 # Property tests must not flake on a busy 2-core CI machine because one example ran slowly.
 hypothesis_settings.register_profile("ci", deadline=None, print_blob=True)
 if os.environ.get("CI") == "true":

@@ -62,9 +62,9 @@ class RunningProcess:
     def log_since(self, offset: int, *, most: int = 20_000) -> str:
         """What the process wrote from byte `offset` on, its last `most` characters."""
         try:
-            with self.log_path.open("rb") as log:
-                log.seek(offset)
-                text = log.read().decode(errors="replace")
+            with self.log_path.open("rb") as written:
+                written.seek(offset)
+                text = written.read().decode(errors="replace")
         except OSError:
             return ""
         return text[-most:]
