@@ -69,8 +69,9 @@ class LiveGame(RuleBasedStateMachine):
         assert refused.value.code in codes, (refused.value.code, refused.value.message)
         assert self._snapshot() == before
 
-    def _legal(self, seat: int) -> list[dict[str, Any]]:
-        view = game_view_for(game=self._fresh(), user=self.people[seat])
+    def _legal(self, seat: int, game: Game | None = None) -> list[dict[str, Any]]:
+        """The seat's legal moves as his view lists them, of `game` as just read (read afresh when not given)."""
+        view = game_view_for(game=game or self._fresh(), user=self.people[seat])
         return list(view["view"]["legal"]) if view["status"] == GameStatus.PLAYING else []
 
     # --- set-up -----------------------------------------------------------------------------------
@@ -94,11 +95,12 @@ class LiveGame(RuleBasedStateMachine):
     @precondition(lambda self: self.game is not None)
     def legal_move(self, data: st.DataObject) -> None:
         game = self._fresh()
-        movers = [seat for seat in range(len(self.people)) if self._legal(seat)]
+        legal = {seat: self._legal(seat, game) for seat in range(len(self.people))}
+        movers = [seat for seat, moves in legal.items() if moves]
         if game.status != GameStatus.PLAYING or not movers:
             return
         seat = data.draw(st.sampled_from(movers))
-        action = data.draw(st.sampled_from(self._legal(seat)))
+        action = data.draw(st.sampled_from(legal[seat]))
         seq, actions, _ = self._snapshot()
         services.game_submit_action(game_id=game.pk, user=self.people[seat], action=action, seq=seq)
         after_seq, after_actions, _ = self._snapshot()
@@ -110,18 +112,22 @@ class LiveGame(RuleBasedStateMachine):
     def play_out(self, data: st.DataObject) -> None:
         """Legal moves one after another until the game ends (or 150 moves), so that examples reach the end of a
         game and what follows it; each move must move the version on by one."""
+        game = self._fresh()
         for _ in range(150):
-            game = self._fresh()
-            movers = [seat for seat in range(len(self.people)) if self._legal(seat)]
+            # One read of the game a move: every seat's legal moves are of the version the move is sent for.
+            legal = {seat: self._legal(seat, game) for seat in range(len(self.people))}
+            movers = [seat for seat, moves in legal.items() if moves]
             if game.status != GameStatus.PLAYING or not movers:
                 break
             seat = data.draw(st.sampled_from(movers))
-            action = data.draw(st.sampled_from(self._legal(seat)))
+            action = data.draw(st.sampled_from(legal[seat]))
             services.game_submit_action(game_id=game.pk, user=self.people[seat], action=action, seq=game.seq)
-            assert self._fresh().seq == game.seq + 1
+            after = self._fresh()
+            assert after.seq == game.seq + 1
             self.last_request = (self.people[seat], action, game.seq)
-        if self._fresh().status == GameStatus.FINISHED and self._fresh().surrendered is None:
-            PLAYED_OUT.append(self._fresh().pk)
+            game = after
+        if game.status == GameStatus.FINISHED and game.surrendered is None:
+            PLAYED_OUT.append(game.pk)
 
     @rule()
     @precondition(lambda self: self.last_request is not None)
