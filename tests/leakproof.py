@@ -77,6 +77,20 @@ def _word_forms() -> dict[str, set[str]]:
 
 
 _FORMS: dict[str, set[str]] | None = None
+_FORMS_BY_LAST_WORD: dict[str, dict[str, set[str]]] | None = None
+
+
+def _forms_by_last_word() -> dict[str, dict[str, set[str]]]:
+    """The word forms grouped by their last word (a suit's name): a text that holds a form holds its last word,
+    so only the groups whose word the text holds are searched, form by form."""
+    global _FORMS, _FORMS_BY_LAST_WORD
+    if _FORMS_BY_LAST_WORD is None:
+        if _FORMS is None:
+            _FORMS = _word_forms()
+        _FORMS_BY_LAST_WORD = {}
+        for words, codes in _FORMS.items():
+            _FORMS_BY_LAST_WORD.setdefault(words.split()[-1], {})[words] = codes
+    return _FORMS_BY_LAST_WORD
 
 
 def _code_pattern() -> re.Pattern[str]:
@@ -102,24 +116,35 @@ def _unescape(text: str) -> str:
 
 
 def _integer_cards(data: Any, into: set[str], key: str = "") -> None:
+    """The cards named by integers under a card's field (CARD_FIELDS) anywhere in parsed JSON. The scan runs on
+    every message of the leak tests, so a leaf is looked at where it is met rather than in a call of its own."""
     if isinstance(data, dict):
         for name, value in data.items():
-            _integer_cards(value, into, str(name))
+            if isinstance(value, (dict, list)):
+                _integer_cards(value, into, str(name))
+            elif isinstance(value, int) and not isinstance(value, bool) and str(name) in CARD_FIELDS:
+                _integer_card(value, into)
     elif isinstance(data, list):
+        card_field = key in CARD_FIELDS
         for value in data:
-            _integer_cards(value, into, key)
+            if isinstance(value, (dict, list)):
+                _integer_cards(value, into, key)
+            elif card_field and isinstance(value, int) and not isinstance(value, bool):
+                _integer_card(value, into)
     elif isinstance(data, int) and not isinstance(data, bool) and key in CARD_FIELDS:
-        if 0 <= data < 54:
-            into.add(card_name(data))
-        elif data >= 64:  # a bitmask of cards
-            into.update(names(data & ((1 << 54) - 1)))
+        _integer_card(data, into)
+
+
+def _integer_card(value: int, into: set[str]) -> None:
+    if 0 <= value < 54:
+        into.add(card_name(value))
+    elif value >= 64:  # a bitmask of cards
+        into.update(names(value & ((1 << 54) - 1)))
 
 
 def cards_in_text(text: str) -> set[str]:
     """Every card the text names, in any of the forms above, as codes ("QS", "10H", "RJ")."""
-    global _FORMS
-    if _FORMS is None:
-        _FORMS = _word_forms()
+    groups = _forms_by_last_word()
     shown = _unescape(text)
     found: set[str] = set()
     for match in CODE.finditer(shown):
@@ -136,9 +161,11 @@ def cards_in_text(text: str) -> set[str]:
         found.add(rank + suit)
     found.update(JOKER.findall(shown))
     lowered = shown.lower()
-    for words, codes in _FORMS.items():
-        if words in lowered:
-            found.update(codes)
+    for last_word, forms in groups.items():
+        if last_word in lowered:
+            for words, codes in forms.items():
+                if words in lowered:
+                    found.update(codes)
     with contextlib.suppress(ValueError):
         _integer_cards(json.loads(text), found)
     return found
@@ -337,13 +364,21 @@ def assert_same_under_another_deal(
 ) -> int:
     """Produce the reader's outputs under the game's deal and under another that differs only in what he has
     not seen; every output must be identical. Returns how many outputs were compared."""
+    return len(outputs_same_under_another_deal(game, seat, produce, rng=rng))
+
+
+def outputs_same_under_another_deal(
+    game: Game, seat: int | None, produce: Callable[[], Mapping[str, Any]], *, rng: random.Random
+) -> Mapping[str, Any]:
+    """As ``assert_same_under_another_deal``, returning the outputs produced under the game's own deal (for a
+    second check of the same outputs without producing them again)."""
     hidden = hidden_from(game, seat)
     before = produce()
     with swapped_deal(game, hidden, rng):
         after = produce()
     found = differences(before, after)
     assert not found, f"the reader at seat {seat} is shown what he may not see:\n" + "\n".join(found)
-    return len(before)
+    return before
 
 
 # --- every URL of the site --------------------------------------------------------------------------------

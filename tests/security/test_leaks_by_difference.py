@@ -34,7 +34,14 @@ from games.models import Game
 from games.snapshots import state_of
 from games.turns import waiting_seats
 from tests.games.factories import latest_game, person, table
-from tests.leakproof import assert_same_under_another_deal, cards_in, hidden_from, pin_first_attacker, site_urls
+from tests.leakproof import (
+    assert_same_under_another_deal,
+    cards_in,
+    hidden_from,
+    outputs_same_under_another_deal,
+    pin_first_attacker,
+    site_urls,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -143,10 +150,11 @@ def _prove(readers: Readers, rng: random.Random, extra: Callable[[int | None], M
                 outputs.update(extra(seat))
             return outputs
 
-        compared += assert_same_under_another_deal(game, seat, produce, rng=rng)
-        # The second net: no output names a card the reader has not seen, in any form.
+        outputs = outputs_same_under_another_deal(game, seat, produce, rng=rng)
+        compared += len(outputs)
+        # The second net: no output the reader was given under the real deal names a card he has not seen.
         hidden = hidden_from(game, seat)
-        for output, text in produce().items():
+        for output, text in outputs.items():
             if output.startswith(FIXED_TEXT):
                 continue
             leaked = cards_in(COUNTRY_SELECT.sub("", text) if isinstance(text, str) else text) & hidden
