@@ -14,19 +14,17 @@ from __future__ import annotations
 import ctypes
 from array import array
 from collections.abc import Sequence
-from pathlib import Path
 
-LIBRARY = Path(__file__).with_name("_weighted_native.so")
+# Beside this module (by string: the pure core imports no file-system module; tests/tournaments/pairing/test_purity.py)
+LIBRARY = __file__[: len(__file__) - len(__file__.replace("\\", "/").rsplit("/", 1)[-1])] + "_weighted_native.so"
 WEIGHT_BITS = 58
 _LIMIT = 1 << WEIGHT_BITS
 NONE = -1
 
 
 def _load() -> ctypes.CDLL | None:
-    if not LIBRARY.exists():
-        return None
     try:
-        library = ctypes.CDLL(str(LIBRARY))
+        library = ctypes.CDLL(LIBRARY)
     except OSError:
         return None
     pointer = ctypes.c_void_p
