@@ -1,7 +1,7 @@
 """``weighted_native`` (weighted._Matcher in C) against weighted.py's own code: the same matching, the same final
-duals and blossoms, the same ``optimal_face``, on thousands of random graphs (sparse to complete, weights of 2 to
-57 bits, with and without maximum cardinality, triangles and odd cycles that make blossoms), and the fallback
-to Python integers where the weights are too big for the C code."""
+duals and blossoms, the same ``optimal_face``, on thousands of random graphs (sparse to complete, weights of 1 to
+119 bits, in 64-bit words and in 128-bit ones, with and without maximum cardinality, triangles and odd cycles
+that make blossoms), and the fallback to Python integers where the weights are too big for the C code."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _graph(rng: random.Random, size: int) -> Edges:
     """A random graph: its density, weight range and shape drawn too (plain, or heavy odd cycles over a light
     background, which the algorithm shrinks into blossoms)."""
     density = rng.choice([0.1, 0.3, 0.6, 0.9, 1.0, rng.random()])
-    top = rng.choice([1, 3, 20, 1000, 2**20, 2**40, 2**56, 2**58 - 1])
+    top = rng.choice([1, 3, 20, 1000, 2**20, 2**40, 2**56, 2**58 - 1, 2**58, 2**70, 2**119])
     low = rng.choice([0, 0, -top // 4])
     edges = {
         (u, v): rng.randint(low, top) for u in range(size) for v in range(u + 1, size) if rng.random() < density
@@ -47,9 +47,12 @@ State = tuple[list[int], list[int], list[int], list[int]]
 
 
 def _native_state(size: int, edges: Edges, maxcardinality: bool) -> State | None:
-    """The C run's matching, slacks, duals and bases; None when it stopped at its bound on the duals."""
+    """The C run's matching, slacks, duals and bases; None when it stopped at its bound on the duals (or has no
+    word for the weights)."""
     run = weighted_native.start(size, edges)
-    assert run is not None
+    if run is None:  # 128-bit weights where the compiler had no __int128
+        assert not weighted_native.wide_available() and max(abs(w) for _, _, w in edges) >= 2**58
+        return None
     try:
         mate = run.solve(maxcardinality)
         if mate is None:
@@ -86,7 +89,8 @@ def test_the_native_matcher_runs_as_weighted_py(seed: int) -> None:
         for maxcardinality in (False, True):
             native = _native_state(size, edges, maxcardinality)
             if native is None:
-                assert maxcardinality and max(abs(w) for _, _, w in edges) > 2**56
+                assert not weighted_native.wide_available() or maxcardinality
+                assert max(abs(w) for _, _, w in edges) > 2**56
                 stopped += 1
             else:
                 assert native == _python_state(size, edges, maxcardinality)
@@ -109,14 +113,23 @@ def test_dense_brackets_like_the_dutch_engines() -> None:
         assert weighted.optimal_face(size, edges) == weighted._python_face(size, edges)
 
 
-def test_weights_past_the_bound_fall_back_to_python_integers() -> None:
+def test_weights_past_the_bounds_fall_back_to_python_integers() -> None:
     rng = random.Random(11)
     for _ in range(50):
         size = rng.randint(2, 14)
         edges = [(u, v, rng.randint(0, 2**200)) for u in range(size) for v in range(u + 1, size)]
-        edges[0] = (edges[0][0], edges[0][1], 2**weighted_native.WEIGHT_BITS)
+        edges[0] = (edges[0][0], edges[0][1], 2**weighted_native.WIDE_WEIGHT_BITS)
         assert weighted_native.start(size, edges) is None
         assert weighted.max_weight_matching(size, edges) == weighted._python_matching(size, edges, False)
         assert weighted.optimal_face(size, edges) == weighted._python_face(size, edges)
-    assert weighted_native.start(3, [(0, 1, 2**weighted_native.WEIGHT_BITS - 1)]) is not None
     assert weighted_native.start(3, [(0, 1, 5), (1, 1, 3)]) is None  # a loop: weighted.py's own code decides
+
+
+def test_each_word_takes_the_weights_it_holds() -> None:
+    cases = [(2**58 - 1, False), (-(2**58) + 1, False)]
+    if weighted_native.wide_available():  # the compiler had __int128
+        cases += [(2**58, True), (-(2**58), True), (2**120 - 1, True), (-(2**120) + 1, True)]
+    for weight, wide in cases:
+        run = weighted_native.start(3, [(0, 1, weight), (1, 2, 1)])
+        assert run is not None and run.wide == wide
+        run.close()
