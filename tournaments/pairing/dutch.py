@@ -276,8 +276,13 @@ class _Round:
         self.brackets: list[tuple[Bracket, list[Edge], list[int]]] = []
         played = max((len(player.entrant.floats) for player in players), default=0)
         self.top = {v for v, p in enumerate(players) if last_round and p.units * 2 > played * POINT}  # A.7
-        # What a bracket's quality digits read of a player (score, preference, floats, the run of sides C9 reads).
-        self.kinds: list[Hashable] = [(p.units, p.preference, p.last, p.before, _run(p.entrant.sides)) for p in players]
+        # What a bracket's quality digits read of a player (score, preference, floats, the run of sides C9 reads),
+        # numbered (equal kinds, one number: a pair of small ints hashes faster than the dataclasses and enums).
+        numbers: dict[Hashable, int] = {}
+        self.kinds: list[int] = [
+            numbers.setdefault((p.units, p.preference, p.last, p.before, _run(p.entrant.sides)), len(numbers))
+            for p in players
+        ]
         self.compat: list[set[int]] = [set() for _ in players]
         for a in range(len(players)):  # C3 and the avoidances are symmetric: each pair asked once
             for b in range(a + 1, len(players)):

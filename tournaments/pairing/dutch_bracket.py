@@ -4,7 +4,7 @@ the next score group or the whole field below, whichever provably gives the whol
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
@@ -48,7 +48,7 @@ class Bracket:
         self.next_base = len(self.members) + len(following) + 1
         self.sequence: list[int] | None = None  # while a homogeneous part is matched: its players, in order
         self.floats: dict[int, tuple[int, ...]] = {}  # float_cost's answers (they depend on the player alone)
-        self.qualities: dict[tuple[Hashable, Hashable], tuple[int, ...]] = {}  # quality's, by the players' kinds
+        self.qualities: dict[tuple[int, int], tuple[int, ...]] = {}  # quality's, by the players' kinds
 
     # -- the quality digits (C5-C19) -------------------------------------------------------------------------
 
@@ -332,14 +332,13 @@ def _exchange_order(players: list[int], count: int) -> dict[Edge, list[int]]:
     order: dict[Edge, list[int]] = {}
     for x, a in enumerate(players, start=1):  # x, y: bracket sequence numbers (BSN)
         in_s1 = x <= count
+        exchanged = -int(x > count)  # D.2 a: exchanged players (pairs inside S2)
+        moved_out = -(2**x) * in_s1  # D.2 c: the highest number moved out of S1
+        moved_in = (2 ** (size - x)) * (not in_s1)  # D.2 d: the lowest number moved into S1
+        unit = (size + 1) ** (size - x)  # D.1: S2's transposition, (size - y) of these (once a row: big ints)
         for y in range(x + 1, size + 1):
-            order[(a, players[y - 1])] = [
-                -int(x > count),  # D.2 a: exchanged players (pairs inside S2)
-                -x,  # D.2 b: sum of S1' (pairs' lower numbers)
-                -(2**x) * in_s1,  # D.2 c: the highest number moved out of S1
-                (2 ** (size - x)) * (not in_s1),  # D.2 d: the lowest number moved into S1
-                (size - y) * (size + 1) ** (size - x),  # D.1: S2's transposition
-            ]
+            # D.2 b (-x): sum of S1' (pairs' lower numbers)
+            order[(a, players[y - 1])] = [exchanged, -x, moved_out, moved_in, (size - y) * unit]
     return order
 
 

@@ -289,3 +289,22 @@ def test_explained_pairing_reports_the_avoidances() -> None:
     _, report = pair_dutch_explained(field, avoid=avoidances([("p1", "p2"), ("p1", "p4")]))
     assert [sorted(pair) for pair in report.broken] == [["p1", "p2"]]
     assert pair_dutch_explained(field)[1] == AvoidanceReport()
+
+
+def test_the_exchange_order_digits_are_c04_3_ds() -> None:
+    """``dutch_bracket._exchange_order`` (its powers computed once a row) against D.1 and D.2 written out pair by
+    pair: D.2 a-d, then S2's transposition."""
+    from tournaments.pairing.dutch_bracket import _exchange_order
+
+    rng = random.Random(35)
+    for size in (1, 2, 3, 7, 12, 40):
+        for count in {0, size // 2, rng.randint(0, size)}:
+            players = rng.sample(range(3 * size), size)
+            expected = {
+                (players[x - 1], players[y - 1]): [
+                    -int(x > count), -x, -(2**x) * (x <= count), (2 ** (size - x)) * (x > count),
+                    (size - y) * (size + 1) ** (size - x),
+                ]
+                for x in range(1, size + 1) for y in range(x + 1, size + 1)
+            }  # fmt: skip
+            assert _exchange_order(players, count) == expected
