@@ -11,6 +11,11 @@ Before the first stage a greedy start (``_Matcher.greedy_start``) matches the he
 with duals that keep every invariant of the stages, which saves most stages when few distinct weights lead
 (a lexicographic phase's first digits are often alike on most edges).
 
+``max_weight_matching`` and ``optimal_face`` run ``_Matcher`` in C where scripts/build_engine.py could compile it
+(``weighted_native``: the same steps over 64-bit or 128-bit integers, the same matching and the same duals, ten
+or more times faster); this module's own code answers for weights past 2 ** 120, a run whose duals would leave
+the C code's word, or where there is no library (``_python_matching``, ``_python_face``).
+
 Nodes are 0..n-1; ``edges`` are (u, v, weight) with u != v. An edge's two ends are numbered 2k and 2k + 1
 ("endpoints"), so that ``end ^ 1`` is the other end of the same edge. Blossoms are numbered n..2n-1.
 """
