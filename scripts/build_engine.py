@@ -1,4 +1,5 @@
-"""Compile the rules engine and the random bot to C extensions with mypyc, in place.
+"""Compile the rules engine and the random bot to C extensions with mypyc, in place, and the plain C
+libraries of NATIVE_LIBRARIES (games/engine/_compiled.py) with the same compiler.
 
 The engine is plain typed Python and runs as it is; compiled, it is several times faster, which the
 bots' searches and the benchmarks need (bench/engine.py says which one it measured). Where no C
@@ -15,6 +16,7 @@ import hashlib
 import importlib.util
 import os
 import shutil
+import subprocess
 import sys
 import time
 import types
@@ -50,13 +52,23 @@ def _load_compiled_module() -> types.ModuleType:
 
 _compiled = _load_compiled_module()
 COMPILED_SOURCES, HASH_FILE = _compiled.COMPILED_SOURCES, _compiled.HASH_FILE
+NATIVE_LIBRARIES = _compiled.NATIVE_LIBRARIES
 remove_extensions, sources_hash = _compiled.remove_extensions, _compiled.sources_hash
+
+
+def build_library(compiler: str, source: str, library: str, log_path: Path) -> bool:
+    """Compile one C file of NATIVE_LIBRARIES to a shared library (no Python headers: ctypes loads it)."""
+    command = [compiler, "-O2", "-shared", "-fPIC", "-o", str(ROOT / library), str(ROOT / source)]
+    with open(log_path, "a", encoding="utf-8") as log:
+        log.write(" ".join(command) + "\n")
+        log.flush()
+        return subprocess.run(command, stdout=log, stderr=log, check=False).returncode == 0
 
 
 def main() -> int:
     hash_file = ROOT / HASH_FILE
     built = {path.name.split(".")[0] for path in _compiled._extensions() if "__mypyc" not in path.name}
-    wanted = {Path(path).stem for path in COMPILED_SOURCES}
+    wanted = {Path(path).stem for path in COMPILED_SOURCES} | {Path(library).stem for _, library in NATIVE_LIBRARIES}
     if "--clean" not in sys.argv and hash_file.exists() and built == wanted \
             and hash_file.read_text(encoding="utf-8").strip() == sources_hash():
         print("engine: compiled and up to date")
@@ -96,6 +108,9 @@ def main() -> int:
         remove_extensions()
         print(f"engine: compiling failed ({error}; see {log_path}); the engine runs interpreted")
         return 0
+    for source, library in NATIVE_LIBRARIES:
+        if not build_library(compiler, source, library, log_path):
+            print(f"engine: compiling {source} failed (see {log_path}); its module runs its Python fallback")
     (ROOT / HASH_FILE).write_text(sources_hash() + "\n", encoding="utf-8")
     print(f"engine: compiled in {time.monotonic() - started:.0f} s")
     return 0

@@ -37,13 +37,16 @@ COMPILED_SOURCES = (
     "tournaments/pairing/weighted.py",
     "tournaments/pairing/cardinality.py",
 )
+# Plain C compiled to shared libraries that their Python modules load with ctypes (the source, the library): the
+# exact Dutch's weighted matching over int64 arrays (tournaments/pairing/weighted_native.py).
+NATIVE_LIBRARIES = (("tournaments/pairing/weighted_native.c", "tournaments/pairing/_weighted_native.so"),)
 HASH_FILE = "games/engine/.compiled-sources.sha256"
 _EXTENSION_SUFFIXES = (".so", ".pyd")
 
 
 def sources_hash() -> str:
     digest = hashlib.sha256()
-    for path in COMPILED_SOURCES:
+    for path in (*COMPILED_SOURCES, *(source for source, _ in NATIVE_LIBRARIES)):
         digest.update(path.encode() + b"\0" + (ROOT / path).read_bytes() + b"\0")
     return digest.hexdigest()
 

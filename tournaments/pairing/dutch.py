@@ -82,7 +82,7 @@ from dataclasses import dataclass, field
 from tournaments.pairing.avoidances import AvoidanceReport, Avoidances, avoidance_report
 from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
 from tournaments.pairing.dutch_bracket import POINT, Bracket, Edge
-from tournaments.pairing.first_attack import Preference, allocate, conflict, preference
+from tournaments.pairing.first_attack import Preference, Strength, allocate, conflict, preference
 from tournaments.pairing.model import Board, EntrantId, EntrantState, Float, PairingError, PairingInputError, Side
 
 
@@ -276,16 +276,30 @@ class _Round:
         self.brackets: list[tuple[Bracket, list[Edge], list[int]]] = []
         played = max((len(player.entrant.floats) for player in players), default=0)
         self.top = {v for v, p in enumerate(players) if last_round and p.units * 2 > played * POINT}  # A.7
-        # What a bracket's quality digits read of a player (score, preference, floats, the run of sides C9 reads).
-        self.kinds: list[Hashable] = [(p.units, p.preference, p.last, p.before, _run(p.entrant.sides)) for p in players]
+        # What a bracket's quality digits read of a player (score, preference, floats, the run of sides C9 reads),
+        # numbered (equal kinds, one number: a pair of small ints hashes faster than the dataclasses and enums).
+        numbers: dict[Hashable, int] = {}
+        self.kinds: list[int] = [
+            numbers.setdefault((p.units, p.preference, p.last, p.before, _run(p.entrant.sides)), len(numbers))
+            for p in players
+        ]
         self.compat: list[set[int]] = [set() for _ in players]
-        for a in range(len(players)):  # C3 and the avoidances are symmetric: each pair asked once
+        # :meth:`allowed` for every pair, each asked once (C3 and the avoidances are symmetric). C3 forbids a pair
+        # when both want the same side absolutely (``conflict(...).absolute``: the weaker of the two preferences
+        # is absolute) and neither is a topscorer: each player's side wanted absolutely, compared by identity.
+        hard = [p.preference.side if p.preference.strength is Strength.ABSOLUTE else None for p in players]
+        met, compat, avoided, top, strict = self.met, self.compat, self.avoided, self.top, self.strict
+        for a in range(len(players)):
+            side, met_a, compat_a, avoided_a, top_a = hard[a], met[a], compat[a], avoided[a], a in top
             for b in range(a + 1, len(players)):
-                if self.allowed(a, b):
-                    if b not in self.met[a]:
-                        self.compat[a].add(b)
-                    if a not in self.met[b]:
-                        self.compat[b].add(a)
+                if strict and b in avoided_a:
+                    continue
+                if side is not None and hard[b] is side and not top_a and b not in top:
+                    continue
+                if b not in met_a:
+                    compat_a.add(b)
+                if a not in met[b]:
+                    compat[b].add(a)
         self.odd = len(players) % 2 == 1
         self.bye_ok = {place for place, player in enumerate(players) if player.may_get_bye}
         self.bye_units: int | None = None

@@ -4,7 +4,7 @@ the next score group or the whole field below, whichever provably gives the whol
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
@@ -48,7 +48,7 @@ class Bracket:
         self.next_base = len(self.members) + len(following) + 1
         self.sequence: list[int] | None = None  # while a homogeneous part is matched: its players, in order
         self.floats: dict[int, tuple[int, ...]] = {}  # float_cost's answers (they depend on the player alone)
-        self.qualities: dict[tuple[Hashable, Hashable], tuple[int, ...]] = {}  # quality's, by the players' kinds
+        self.qualities: dict[tuple[int, int], tuple[int, ...]] = {}  # quality's, by the players' kinds
 
     # -- the quality digits (C5-C19) -------------------------------------------------------------------------
 
@@ -149,7 +149,7 @@ class Bracket:
             pairs = self.match_near(edges, order, order_size)
             if pairs is not None:
                 return pairs
-        rows = {edge: self.row(edge, order, order_size) for edge in edges}
+        rows = self.rows(edges, order, order_size)
         nodes = self.members + self.lower + ([BYE] if self.round.odd else [])
         matching = _perfect(nodes, rows, self.sequence)
         if matching is None:
@@ -158,11 +158,25 @@ class Bracket:
 
     def row(self, edge: Edge, order: Mapping[Edge, list[int]], order_size: int) -> list[int]:
         """The digits of an edge: avoidances broken, the quality digits, then the ``order`` digits."""
-        a, b = edge
-        inside = a in self.inside and b in self.inside
-        digits = self.quality(a, b) if inside else self.outside(a, b) if b != BYE else self.bye(a)
-        broken = -int(b != BYE and b in self.round.avoided[a])  # avoidances broken: before everything
-        return [broken, *digits, *order.get(edge, [0] * order_size)]
+        return self.rows([edge], order, order_size)[edge]
+
+    def rows(self, edges: Iterable[Edge], order: Mapping[Edge, list[int]], order_size: int) -> dict[Edge, list[int]]:
+        """:meth:`row` of each of ``edges`` (one loop: a bracket has up to some 150,000 edges)."""
+        inside, avoided, kinds, qualities = self.inside, self.round.avoided, self.round.kinds, self.qualities
+        zeros = [0] * order_size
+        result: dict[Edge, list[int]] = {}
+        for edge in edges:
+            a, b = edge
+            digits: Sequence[int]
+            if a in inside and b in inside:
+                known = qualities.get((kinds[a], kinds[b]))
+                digits = known if known is not None else self.quality(a, b)
+            else:
+                digits = self.outside(a, b) if b != BYE else self.bye(a)
+            broken = -1 if b != BYE and b in avoided[a] else 0  # avoidances broken: before everything
+            ranked = order.get(edge)
+            result[edge] = [broken, *digits, *(zeros if ranked is None else ranked)]
+        return result
 
     def match_near(self, edges: list[Edge], order: Mapping[Edge, list[int]], order_size: int) -> list[Edge] | None:
         """:meth:`match` over the bracket and the next score group only, when that provably is the whole field's
@@ -176,7 +190,7 @@ class Bracket:
         if thin is not None:
             return thin
         heavy = set(self.members) | self.following | {BYE}
-        rows = {edge: self.row(edge, order, order_size) for edge in edges if edge[0] in heavy and edge[1] in heavy}
+        rows = self.rows((edge for edge in edges if edge[0] in heavy and edge[1] in heavy), order, order_size)
         matching = _lexicographic({edge: row for edge, row in rows.items() if _positive(row)}, len(heavy), sequence=self.sequence)
         matched = {v for pair in matching for v in pair}
         left = [v for v in self.members + self.lower if v not in matched]
@@ -219,11 +233,10 @@ class Bracket:
             return None
         chosen = set(following[:cut])
         heavy = members | chosen | {BYE}
-        rows = {
-            edge: self.row(edge, order, order_size)
-            for edge in edges
-            if edge[0] in heavy and edge[1] in heavy and not (edge[0] in chosen and edge[1] in chosen)
-        }
+        rows = self.rows(
+            (edge for edge in edges if edge[0] in heavy and edge[1] in heavy and not (edge[0] in chosen and edge[1] in chosen)),
+            order, order_size,
+        )  # fmt: skip
         group_pair = [0, *self.outside(following[0], following[1]), *([0] * order_size)]
         for index, a in enumerate(following[:cut]):
             for b in following[index + 1 : cut]:
@@ -332,14 +345,13 @@ def _exchange_order(players: list[int], count: int) -> dict[Edge, list[int]]:
     order: dict[Edge, list[int]] = {}
     for x, a in enumerate(players, start=1):  # x, y: bracket sequence numbers (BSN)
         in_s1 = x <= count
+        exchanged = -int(x > count)  # D.2 a: exchanged players (pairs inside S2)
+        moved_out = -(2**x) * in_s1  # D.2 c: the highest number moved out of S1
+        moved_in = (2 ** (size - x)) * (not in_s1)  # D.2 d: the lowest number moved into S1
+        unit = (size + 1) ** (size - x)  # D.1: S2's transposition, (size - y) of these (once a row: big ints)
         for y in range(x + 1, size + 1):
-            order[(a, players[y - 1])] = [
-                -int(x > count),  # D.2 a: exchanged players (pairs inside S2)
-                -x,  # D.2 b: sum of S1' (pairs' lower numbers)
-                -(2**x) * in_s1,  # D.2 c: the highest number moved out of S1
-                (2 ** (size - x)) * (not in_s1),  # D.2 d: the lowest number moved into S1
-                (size - y) * (size + 1) ** (size - x),  # D.1: S2's transposition
-            ]
+            # D.2 b (-x): sum of S1' (pairs' lower numbers)
+            order[(a, players[y - 1])] = [exchanged, -x, moved_out, moved_in, (size - y) * unit]
     return order
 
 

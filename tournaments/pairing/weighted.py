@@ -11,6 +11,11 @@ Before the first stage a greedy start (``_Matcher.greedy_start``) matches the he
 with duals that keep every invariant of the stages, which saves most stages when few distinct weights lead
 (a lexicographic phase's first digits are often alike on most edges).
 
+``max_weight_matching`` and ``optimal_face`` run ``_Matcher`` in C where scripts/build_engine.py could compile it
+(``weighted_native``: the same steps over 64-bit or 128-bit integers, the same matching and the same duals, ten
+or more times faster); this module's own code answers for weights past 2 ** 120, a run whose duals would leave
+the C code's word, or where there is no library (``_python_matching``, ``_python_face``).
+
 Nodes are 0..n-1; ``edges`` are (u, v, weight) with u != v. An edge's two ends are numbered 2k and 2k + 1
 ("endpoints"), so that ``end ^ 1`` is the other end of the same edge. Blossoms are numbered n..2n-1.
 """
@@ -18,6 +23,8 @@ Nodes are 0..n-1; ``edges`` are (u, v, weight) with u != v. An edge's two ends a
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from tournaments.pairing import weighted_native
 
 NONE = -1
 
@@ -27,12 +34,26 @@ def max_weight_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcar
     the list of partners (``NONE`` for an unmatched node)."""
     if not edges:
         return [NONE] * size
+    run = weighted_native.start(size, edges)
+    if run is not None:
+        try:
+            mate = run.solve(maxcardinality)
+        finally:
+            run.close()
+        if mate is not None:
+            return mate
+    return _python_matching(size, edges, maxcardinality)
+
+
+def _python_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcardinality: bool) -> list[int]:
+    """``max_weight_matching`` by this module's own code (any integers; the C library's reference)."""
     return _Matcher(size, edges).solve(maxcardinality)
 
 
-def optimal_face(
-    size: int, edges: Sequence[tuple[int, int, int]]
-) -> tuple[list[int], list[int], list[bool], list[list[int]], list[int]]:
+Face = tuple[list[int], list[int], list[bool], list[list[int]], list[int]]
+
+
+def optimal_face(size: int, edges: Sequence[tuple[int, int, int]]) -> Face:
     """A maximum-weight matching and what its optimal dual solution says of every other: (the matching as
     partners, the edges tight under the dual (indices into ``edges``), the nodes of positive dual, the node
     sets of the blossoms of positive dual, in each of which every optimum leaves exactly one node unmatched
@@ -44,12 +65,35 @@ def optimal_face(
     dual is positive, every matching of tight edges that covers those nodes is a maximum-weight matching."""
     if not edges:
         return [NONE] * size, [], [False] * size, [], []
+    run = weighted_native.start(size, edges)
+    if run is not None:
+        try:
+            mate = run.solve(False)
+            found = run.face() if mate is not None else None
+            if mate is not None and found is not None:
+                slacks, held, dual, base = found
+                odd_sets = [run.leaves(b) for b in range(size, 2 * size) if base[b] >= 0 and dual[b] > 0]
+                return _face(edges, mate, slacks, held, [d > 0 for d in dual[:size]], odd_sets)
+        finally:
+            run.close()
+    return _python_face(size, edges)
+
+
+def _python_face(size: int, edges: Sequence[tuple[int, int, int]]) -> Face:
+    """``optimal_face`` by this module's own code (any integers; the C library's reference)."""
     matcher = _Matcher(size, edges)
     mate = matcher.solve(False)
     slacks, held = matcher.slacks()
-    tight = [k for k, slack in enumerate(slacks) if slack == 0]
     positive = [matcher.dual[v] > 0 for v in range(size)]
     odd_sets = [matcher.leaves(b) for b in range(size, 2 * size) if matcher.base[b] >= 0 and matcher.dual[b] > 0]
+    return _face(edges, mate, slacks, held, positive, odd_sets)
+
+
+def _face(
+    edges: Sequence[tuple[int, int, int]], mate: list[int], slacks: list[int], held: list[int],
+    positive: list[bool], odd_sets: list[list[int]],
+) -> Face:
+    tight = [k for k, slack in enumerate(slacks) if slack == 0]
     face = [int(positive[edges[k][0]]) + int(positive[edges[k][1]]) + 2 * held[k] for k in tight]
     return mate, tight, positive, odd_sets, face
 

@@ -75,6 +75,17 @@ def test_compiled_in_ci() -> None:
         pytest.skip("the engine runs interpreted here (no compiled extension); `make test` compiles it")
 
 
+def test_the_native_matching_is_built_with_the_engine() -> None:
+    """scripts/build_engine.py compiles the exact Dutch's matching in C (``NATIVE_LIBRARIES``) with the engine."""
+    from tournaments.pairing import weighted_native
+
+    if os.environ.get("CI") == "true" or is_compiled():
+        assert weighted_native.available(), "scripts/build_engine.py should have built _weighted_native.so"
+        assert weighted_native.wide_available() or os.environ.get("CI") != "true"
+    else:
+        pytest.skip("nothing compiled here; `make test` compiles it")
+
+
 def test_compiled_engine_plays_like_its_source(tmp_path: Path) -> None:
     if not is_compiled():
         pytest.skip("the engine runs interpreted here: nothing to compare (`make test` compiles it)")

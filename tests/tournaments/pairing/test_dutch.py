@@ -289,3 +289,50 @@ def test_explained_pairing_reports_the_avoidances() -> None:
     _, report = pair_dutch_explained(field, avoid=avoidances([("p1", "p2"), ("p1", "p4")]))
     assert [sorted(pair) for pair in report.broken] == [["p1", "p2"]]
     assert pair_dutch_explained(field)[1] == AvoidanceReport()
+
+
+def test_the_exchange_order_digits_are_c04_3_ds() -> None:
+    """``dutch_bracket._exchange_order`` (its powers computed once a row) against D.1 and D.2 written out pair by
+    pair: D.2 a-d, then S2's transposition."""
+    from tournaments.pairing.dutch_bracket import _exchange_order
+
+    rng = random.Random(35)
+    for size in (1, 2, 3, 7, 12, 40):
+        for count in {0, size // 2, rng.randint(0, size)}:
+            players = rng.sample(range(3 * size), size)
+            expected = {
+                (players[x - 1], players[y - 1]): [
+                    -int(x > count), -x, -(2**x) * (x <= count), (2 ** (size - x)) * (x > count),
+                    (size - y) * (size + 1) ** (size - x),
+                ]
+                for x in range(1, size + 1) for y in range(x + 1, size + 1)
+            }  # fmt: skip
+            assert _exchange_order(players, count) == expected
+
+
+def test_the_rounds_compatibility_is_c1_c3_and_the_avoidances_pair_by_pair() -> None:
+    """``_Round.compat`` (built with C3 read off each player's absolute side) against ``_Round.compatible``
+    (``first_attack.conflict``) for every pair, over rounds of random Swisses, last rounds (topscorers) and
+    requested avoidances included."""
+    from tests.tournaments.pairing.simulate import run_swiss
+    from tournaments.pairing.dutch import _paired, initial_numbers
+
+    rng = random.Random(3535)
+    checked = 0
+    for count in (9, 24, 41):
+        ratings = {f"p{index}": float(rng.randint(1000, 2400)) for index in range(count)}
+        history, _ = run_swiss(ratings, 6, rng)
+        for paired in history:
+            ids = [entrant.id for entrant in paired.entrants]
+            avoid = frozenset(frozenset(rng.sample(ids, 2)) for _ in range(3))
+            for last_round in (False, True):
+                options = DutchOptions(last_round=last_round)
+                numbers = initial_numbers(paired.entrants, None)
+                _, round_, _, _ = _paired(
+                    paired.entrants, absent=(), options=options, names=None, numbers=numbers, avoid=avoid
+                )
+                size = len(round_.players)
+                for a in range(size):
+                    assert round_.compat[a] == {b for b in range(size) if b != a and round_.compatible(a, b)}
+                checked += 1
+    assert checked > 30

@@ -1,0 +1,748 @@
+/* weighted.py's _Matcher (Galil's O(n^3) primal-dual blossom) over arrays of machine integers, step for step.
+ *
+ * Every choice is made in the same order as weighted.py's (the greedy start's stable order of edges, the LIFO
+ * queue of S-nodes, the order of a blossom's leaves, strict comparisons of slacks), so that it returns the
+ * same matching and the same duals, not merely another optimum. weighted_native.py loads it with ctypes;
+ * scripts/build_engine.py compiles it.
+ *
+ * The body below the #else is compiled twice, by including this file in itself: over int64_t (functions wm_*)
+ * and, where the compiler has it, over __int128 (wm128_*). The caller keeps the weights strictly within
+ * +-2 ** 58 and +-2 ** 120 respectively; the duals are checked against +-2 ** 60 and +-2 ** 124 after each
+ * change (and the final slacks are added with overflow checks), so that no slack (two duals less twice a
+ * weight) can overflow: a run that would go past the bound stops with an error and the caller falls back to
+ * weighted.py's integers of any size.
+ */
+
+#ifndef WM_BODY
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE (-1)
+
+static void *xcalloc(size_t count, size_t each) { return calloc(count ? count : 1, each); }
+
+static inline int64_t wrap(int64_t j, int64_t len) { return j < 0 ? j + len : j; }
+
+#define WM_CAT2(a, b) a##b
+#define WM_CAT(a, b) WM_CAT2(a, b)
+#define WM(name) WM_CAT(WM_PREFIX, name)
+#define WM_BODY
+
+#define wm_int int64_t
+#define WM_PREFIX wm_
+#define WM_DUAL_LIMIT ((int64_t)1 << 60)
+#include "weighted_native.c"
+#undef wm_int
+#undef WM_PREFIX
+#undef WM_DUAL_LIMIT
+
+#ifdef __SIZEOF_INT128__
+#define wm_int __int128
+#define WM_PREFIX wm128_
+#define WM_DUAL_LIMIT ((__int128)1 << 124)
+#include "weighted_native.c"
+#undef wm_int
+#undef WM_PREFIX
+#undef WM_DUAL_LIMIT
+#endif
+
+#else /* the body, once a machine integer */
+
+typedef struct {
+    int64_t size, edges;
+    int64_t *endpoint;  /* 2 * edges */
+    wm_int *weight;     /* edges */
+    int64_t *nb_start;  /* size + 1: node v's far endpoints are nb[nb_start[v] .. nb_start[v + 1]) */
+    int64_t *nb;
+    int64_t *mate, *label, *label_end, *in_blossom, *parent, *base, *best_edge;
+    wm_int *dual;
+    int64_t **children, **child_ends, *child_count, *child_cap;
+    int64_t **best_edges, *best_count, *best_cap; /* best_count < 0: None */
+    int64_t *unused, unused_count;
+    char *allowed;
+    int64_t *queue, queue_count, queue_cap;
+    int64_t *leaf_buf, *stack_buf, *leaf_buf2; /* 2 * size each */
+    int64_t *path_buf, *ends_buf, *best_to;
+    int failed;
+} WM(Matcher);
+
+static wm_int WM(floor_half)(wm_int d) { return d >= 0 ? d / 2 : -((-d + 1) / 2); }
+
+void WM(free)(WM(Matcher) *m) {
+    if (m == NULL) return;
+    int64_t count = 2 * m->size;
+    if (m->children) for (int64_t b = 0; b < count; b++) free(m->children[b]);
+    if (m->child_ends) for (int64_t b = 0; b < count; b++) free(m->child_ends[b]);
+    if (m->best_edges) for (int64_t b = 0; b < count; b++) free(m->best_edges[b]);
+    free(m->children); free(m->child_ends); free(m->child_count); free(m->child_cap);
+    free(m->best_edges); free(m->best_count); free(m->best_cap);
+    free(m->endpoint); free(m->weight); free(m->nb_start); free(m->nb);
+    free(m->mate); free(m->label); free(m->label_end); free(m->in_blossom); free(m->parent); free(m->base);
+    free(m->best_edge); free(m->dual); free(m->unused); free(m->allowed); free(m->queue);
+    free(m->leaf_buf); free(m->stack_buf); free(m->leaf_buf2); free(m->path_buf); free(m->ends_buf);
+    free(m->best_to);
+    free(m);
+}
+
+/* ends: 2 * edges node numbers (u, v of each edge); weights: edges. NULL when out of memory or when an edge
+ * is not between two distinct nodes of 0..size-1. */
+WM(Matcher) *WM(new)(int64_t size, int64_t edges, const int64_t *ends, const wm_int *weights) {
+    if (size <= 0 || edges < 0) return NULL;
+    for (int64_t k = 0; k < edges; k++) {
+        int64_t u = ends[2 * k], v = ends[2 * k + 1];
+        if (u < 0 || u >= size || v < 0 || v >= size || u == v) return NULL;
+    }
+    WM(Matcher) *m = calloc(1, sizeof(WM(Matcher)));
+    if (m == NULL) return NULL;
+    int64_t count = 2 * size;
+    m->size = size;
+    m->edges = edges;
+    m->endpoint = xcalloc(2 * edges, sizeof(int64_t));
+    m->weight = xcalloc(edges, sizeof(wm_int));
+    m->nb_start = xcalloc(size + 1, sizeof(int64_t));
+    m->nb = xcalloc(2 * edges, sizeof(int64_t));
+    m->mate = xcalloc(size, sizeof(int64_t));
+    m->label = xcalloc(count, sizeof(int64_t));
+    m->label_end = xcalloc(count, sizeof(int64_t));
+    m->in_blossom = xcalloc(size, sizeof(int64_t));
+    m->parent = xcalloc(count, sizeof(int64_t));
+    m->base = xcalloc(count, sizeof(int64_t));
+    m->best_edge = xcalloc(count, sizeof(int64_t));
+    m->dual = xcalloc(count, sizeof(wm_int));
+    m->children = xcalloc(count, sizeof(int64_t *));
+    m->child_ends = xcalloc(count, sizeof(int64_t *));
+    m->child_count = xcalloc(count, sizeof(int64_t));
+    m->child_cap = xcalloc(count, sizeof(int64_t));
+    m->best_edges = xcalloc(count, sizeof(int64_t *));
+    m->best_count = xcalloc(count, sizeof(int64_t));
+    m->best_cap = xcalloc(count, sizeof(int64_t));
+    m->unused = xcalloc(size, sizeof(int64_t));
+    m->allowed = xcalloc(edges, 1);
+    m->queue_cap = count + 16;
+    m->queue = xcalloc(m->queue_cap, sizeof(int64_t));
+    m->leaf_buf = xcalloc(count, sizeof(int64_t));
+    m->leaf_buf2 = xcalloc(count, sizeof(int64_t));
+    m->stack_buf = xcalloc(count + 1, sizeof(int64_t));
+    m->path_buf = xcalloc(count + 1, sizeof(int64_t));
+    m->ends_buf = xcalloc(count + 1, sizeof(int64_t));
+    m->best_to = xcalloc(count, sizeof(int64_t));
+    if (!m->endpoint || !m->weight || !m->nb_start || !m->nb || !m->mate || !m->label || !m->label_end
+        || !m->in_blossom || !m->parent || !m->base || !m->best_edge || !m->dual || !m->children
+        || !m->child_ends || !m->child_count || !m->child_cap || !m->best_edges || !m->best_count
+        || !m->best_cap || !m->unused || !m->allowed || !m->queue || !m->leaf_buf || !m->leaf_buf2
+        || !m->stack_buf || !m->path_buf || !m->ends_buf || !m->best_to) {
+        WM(free)(m);
+        return NULL;
+    }
+    wm_int top = 0;
+    for (int64_t k = 0; k < edges; k++) {
+        m->endpoint[2 * k] = ends[2 * k];
+        m->endpoint[2 * k + 1] = ends[2 * k + 1];
+        memcpy(&m->weight[k], &weights[k], sizeof(wm_int)); /* the caller's buffer may be less aligned */
+        m->nb_start[ends[2 * k] + 1]++;
+        m->nb_start[ends[2 * k + 1] + 1]++;
+        if (m->weight[k] > top) top = m->weight[k];
+    }
+    for (int64_t v = 0; v < size; v++) m->nb_start[v + 1] += m->nb_start[v];
+    int64_t *fill = xcalloc(size, sizeof(int64_t));
+    if (fill == NULL) { WM(free)(m); return NULL; }
+    for (int64_t k = 0; k < edges; k++) {
+        int64_t u = ends[2 * k], v = ends[2 * k + 1];
+        m->nb[m->nb_start[u] + fill[u]++] = 2 * k + 1;
+        m->nb[m->nb_start[v] + fill[v]++] = 2 * k;
+    }
+    free(fill);
+    for (int64_t v = 0; v < size; v++) {
+        m->mate[v] = NONE;
+        m->in_blossom[v] = v;
+        m->base[v] = v;
+        m->dual[v] = top;
+    }
+    for (int64_t b = 0; b < count; b++) {
+        m->label_end[b] = NONE;
+        m->parent[b] = NONE;
+        m->best_edge[b] = NONE;
+        m->best_count[b] = -1;
+        if (b >= size) m->base[b] = NONE;
+    }
+    /* weighted.py's list(range(size, count)), popped from its end */
+    for (int64_t i = 0; i < size; i++) m->unused[i] = size + i;
+    m->unused_count = size;
+    return m;
+}
+
+static inline wm_int WM(slack)(const WM(Matcher) *m, int64_t k) {
+    return m->dual[m->endpoint[2 * k]] + m->dual[m->endpoint[2 * k + 1]] - 2 * m->weight[k];
+}
+
+/* The leaves of b in weighted.py's order (a stack, children pushed in order), into out; their count. */
+static int64_t WM(leaves_of)(WM(Matcher) *m, int64_t b, int64_t *out) {
+    if (b < m->size) { out[0] = b; return 1; }
+    int64_t found = 0, top = 0;
+    int64_t *stack = m->stack_buf;
+    stack[top++] = b;
+    while (top > 0) {
+        int64_t t = stack[--top];
+        if (t < m->size) {
+            out[found++] = t;
+        } else {
+            for (int64_t i = 0; i < m->child_count[t]; i++) stack[top++] = m->children[t][i];
+        }
+    }
+    return found;
+}
+
+int64_t WM(leaves)(WM(Matcher) *m, int64_t b, int64_t *out) { return WM(leaves_of)(m, b, out); }
+
+static int WM(queue_push)(WM(Matcher) *m, int64_t v) {
+    if (m->queue_count == m->queue_cap) {
+        int64_t cap = 2 * m->queue_cap;
+        int64_t *grown = realloc(m->queue, (size_t)cap * sizeof(int64_t));
+        if (grown == NULL) { m->failed = 1; return 0; }
+        m->queue = grown;
+        m->queue_cap = cap;
+    }
+    m->queue[m->queue_count++] = v;
+    return 1;
+}
+
+static void WM(assign_label)(WM(Matcher) *m, int64_t w, int64_t t, int64_t p) {
+    while (1) {
+        int64_t b = m->in_blossom[w];
+        m->label[w] = m->label[b] = t;
+        m->label_end[w] = m->label_end[b] = p;
+        m->best_edge[w] = m->best_edge[b] = NONE;
+        if (t == 1) {
+            int64_t n = WM(leaves_of)(m, b, m->leaf_buf);
+            for (int64_t i = 0; i < n; i++) WM(queue_push)(m, m->leaf_buf[i]);
+            return;
+        }
+        int64_t mate_end = m->mate[m->base[b]];
+        w = m->endpoint[mate_end];
+        t = 1;
+        p = mate_end ^ 1;
+    }
+}
+
+static int64_t WM(scan_blossom)(WM(Matcher) *m, int64_t v, int64_t w) {
+    int64_t *path = m->path_buf, count = 0, base = NONE;
+    while (v != NONE || w != NONE) {
+        int64_t b = m->in_blossom[v];
+        if (m->label[b] & 4) {
+            base = m->base[b];
+            break;
+        }
+        path[count++] = b;
+        m->label[b] = 5;
+        if (m->label_end[b] == NONE) {
+            v = NONE;
+        } else {
+            v = m->endpoint[m->label_end[b]];
+            b = m->in_blossom[v];
+            v = m->endpoint[m->label_end[b]];
+        }
+        if (w != NONE) { int64_t x = v; v = w; w = x; }
+    }
+    for (int64_t i = 0; i < count; i++) m->label[path[i]] = 1;
+    return base;
+}
+
+static int WM(set_children)(WM(Matcher) *m, int64_t b, const int64_t *path, const int64_t *ends, int64_t count) {
+    if (m->child_cap[b] < count) {
+        int64_t *c = realloc(m->children[b], (size_t)count * sizeof(int64_t));
+        if (c == NULL) { m->failed = 1; return 0; }
+        m->children[b] = c;
+        int64_t *e = realloc(m->child_ends[b], (size_t)count * sizeof(int64_t));
+        if (e == NULL) { m->failed = 1; return 0; }
+        m->child_ends[b] = e;
+        m->child_cap[b] = count;
+    }
+    memcpy(m->children[b], path, (size_t)count * sizeof(int64_t));
+    memcpy(m->child_ends[b], ends, (size_t)count * sizeof(int64_t));
+    m->child_count[b] = count;
+    return 1;
+}
+
+static void WM(add_blossom)(WM(Matcher) *m, int64_t base, int64_t k) {
+    int64_t v = m->endpoint[2 * k], w = m->endpoint[2 * k + 1];
+    int64_t bb = m->in_blossom[base], bv = m->in_blossom[v], bw = m->in_blossom[w];
+    int64_t b = m->unused[--m->unused_count];
+    m->base[b] = base;
+    m->parent[b] = NONE;
+    m->parent[bb] = b;
+    int64_t *path = m->path_buf, *ends = m->ends_buf, count = 0;
+    while (bv != bb) {
+        m->parent[bv] = b;
+        path[count] = bv;
+        ends[count] = m->label_end[bv];
+        count++;
+        v = m->endpoint[m->label_end[bv]];
+        bv = m->in_blossom[v];
+    }
+    path[count] = bb;
+    ends[count] = 0; /* placeholder: reversed away below */
+    /* path.append(bb); path.reverse(); ends.reverse() (ends had count entries) */
+    for (int64_t i = 0, j = count; i < j; i++, j--) { int64_t x = path[i]; path[i] = path[j]; path[j] = x; }
+    for (int64_t i = 0, j = count - 1; i < j; i++, j--) { int64_t x = ends[i]; ends[i] = ends[j]; ends[j] = x; }
+    int64_t path_count = count + 1, ends_count = count;
+    ends[ends_count++] = 2 * k;
+    while (bw != bb) {
+        m->parent[bw] = b;
+        path[path_count++] = bw;
+        ends[ends_count++] = m->label_end[bw] ^ 1;
+        w = m->endpoint[m->label_end[bw]];
+        bw = m->in_blossom[w];
+    }
+    if (!WM(set_children)(m, b, path, ends, path_count)) return;
+    m->label[b] = 1;
+    m->label_end[b] = m->label_end[bb];
+    m->dual[b] = 0;
+    int64_t n = WM(leaves_of)(m, b, m->leaf_buf);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t leaf = m->leaf_buf[i];
+        if (m->label[m->in_blossom[leaf]] == 2) WM(queue_push)(m, leaf);
+        m->in_blossom[leaf] = b;
+    }
+    int64_t count2 = 2 * m->size;
+    int64_t *best_to = m->best_to;
+    for (int64_t i = 0; i < count2; i++) best_to[i] = NONE;
+    const int64_t *children = m->children[b];
+    for (int64_t c = 0; c < path_count; c++) {
+        int64_t child = children[c];
+        if (m->best_count[child] < 0) {
+            int64_t leaf_count = WM(leaves_of)(m, child, m->leaf_buf2);
+            for (int64_t li = 0; li < leaf_count; li++) {
+                int64_t leaf = m->leaf_buf2[li];
+                for (int64_t q = m->nb_start[leaf]; q < m->nb_start[leaf + 1]; q++) {
+                    int64_t edge = m->nb[q] >> 1;
+                    int64_t i = m->endpoint[2 * edge], j = m->endpoint[2 * edge + 1];
+                    if (m->in_blossom[j] == b) { int64_t x = i; i = j; j = x; }
+                    int64_t bj = m->in_blossom[j];
+                    if (bj != b && m->label[bj] == 1) {
+                        int64_t held = best_to[bj];
+                        if (held == NONE || WM(slack)(m, edge) < WM(slack)(m, held)) best_to[bj] = edge;
+                    }
+                }
+            }
+        } else {
+            const int64_t *known = m->best_edges[child];
+            for (int64_t q = 0; q < m->best_count[child]; q++) {
+                int64_t edge = known[q];
+                int64_t i = m->endpoint[2 * edge], j = m->endpoint[2 * edge + 1];
+                if (m->in_blossom[j] == b) { int64_t x = i; i = j; j = x; }
+                int64_t bj = m->in_blossom[j];
+                if (bj != b && m->label[bj] == 1) {
+                    int64_t held = best_to[bj];
+                    if (held == NONE || WM(slack)(m, edge) < WM(slack)(m, held)) best_to[bj] = edge;
+                }
+            }
+        }
+        m->best_count[child] = -1;
+        m->best_edge[child] = NONE;
+    }
+    int64_t kept = 0;
+    for (int64_t i = 0; i < count2; i++) if (best_to[i] != NONE) kept++;
+    if (m->best_cap[b] < kept) {
+        int64_t *grown = realloc(m->best_edges[b], (size_t)kept * sizeof(int64_t));
+        if (grown == NULL) { m->failed = 1; return; }
+        m->best_edges[b] = grown;
+        m->best_cap[b] = kept;
+    }
+    int64_t *list = m->best_edges[b], at = 0, best = NONE;
+    for (int64_t i = 0; i < count2; i++) if (best_to[i] != NONE) list[at++] = best_to[i];
+    m->best_count[b] = kept;
+    for (int64_t i = 0; i < kept; i++) {
+        int64_t edge = list[i];
+        if (best == NONE || WM(slack)(m, edge) < WM(slack)(m, best)) best = edge;
+    }
+    m->best_edge[b] = best;
+}
+
+static void WM(expand_blossom)(WM(Matcher) *m, int64_t b, int end_stage) {
+    int64_t len = m->child_count[b];
+    for (int64_t c = 0; c < len; c++) {
+        int64_t s = m->children[b][c];
+        m->parent[s] = NONE;
+        if (s < m->size) {
+            m->in_blossom[s] = s;
+        } else if (end_stage && m->dual[s] == 0) {
+            WM(expand_blossom)(m, s, end_stage);
+        } else {
+            int64_t n = WM(leaves_of)(m, s, m->leaf_buf);
+            for (int64_t i = 0; i < n; i++) m->in_blossom[m->leaf_buf[i]] = s;
+        }
+    }
+    if (!end_stage && m->label[b] == 2) {
+        int64_t *children = m->children[b], *ends = m->child_ends[b];
+        int64_t entry = m->in_blossom[m->endpoint[m->label_end[b] ^ 1]];
+        int64_t j = 0, step, trick;
+        while (children[j] != entry) j++;
+        if (j & 1) {
+            j -= len;
+            step = 1;
+            trick = 0;
+        } else {
+            step = -1;
+            trick = 1;
+        }
+        int64_t p = m->label_end[b];
+        while (j != 0) {
+            m->label[m->endpoint[p ^ 1]] = 0;
+            m->label[m->endpoint[ends[wrap(j - trick, len)] ^ trick ^ 1]] = 0;
+            WM(assign_label)(m, m->endpoint[p ^ 1], 2, p);
+            m->allowed[ends[wrap(j - trick, len)] / 2] = 1;
+            j += step;
+            p = ends[wrap(j - trick, len)] ^ trick;
+            m->allowed[p / 2] = 1;
+            j += step;
+        }
+        int64_t bv = children[wrap(j, len)];
+        m->label[m->endpoint[p ^ 1]] = m->label[bv] = 2;
+        m->label_end[m->endpoint[p ^ 1]] = m->label_end[bv] = p;
+        m->best_edge[bv] = NONE;
+        j += step;
+        while (children[wrap(j, len)] != entry) {
+            bv = children[wrap(j, len)];
+            if (m->label[bv] == 1) {
+                j += step;
+                continue;
+            }
+            int64_t reached = NONE;
+            int64_t n = WM(leaves_of)(m, bv, m->leaf_buf);
+            for (int64_t i = 0; i < n; i++) {
+                if (m->label[m->leaf_buf[i]] != 0) {
+                    reached = m->leaf_buf[i];
+                    break;
+                }
+            }
+            if (reached != NONE) {
+                m->label[reached] = 0;
+                m->label[m->endpoint[m->mate[m->base[bv]]]] = 0;
+                WM(assign_label)(m, reached, 2, m->label_end[reached]);
+            }
+            j += step;
+        }
+    }
+    m->label[b] = m->label_end[b] = NONE;
+    m->child_count[b] = 0;
+    m->base[b] = NONE;
+    m->best_count[b] = -1;
+    m->best_edge[b] = NONE;
+    m->unused[m->unused_count++] = b;
+}
+
+static void WM(augment_blossom)(WM(Matcher) *m, int64_t b, int64_t v) {
+    int64_t t = v;
+    while (m->parent[t] != b) t = m->parent[t];
+    if (t >= m->size) WM(augment_blossom)(m, t, v);
+    int64_t len = m->child_count[b];
+    int64_t *children = m->children[b], *ends = m->child_ends[b];
+    int64_t i = 0;
+    while (children[i] != t) i++;
+    int64_t j = i, step, trick;
+    if (i & 1) {
+        j -= len;
+        step = 1;
+        trick = 0;
+    } else {
+        step = -1;
+        trick = 1;
+    }
+    while (j != 0) {
+        j += step;
+        t = children[wrap(j, len)];
+        int64_t p = ends[wrap(j - trick, len)] ^ trick;
+        if (t >= m->size) WM(augment_blossom)(m, t, m->endpoint[p]);
+        j += step;
+        t = children[wrap(j, len)];
+        if (t >= m->size) WM(augment_blossom)(m, t, m->endpoint[p ^ 1]);
+        m->mate[m->endpoint[p]] = p ^ 1;
+        m->mate[m->endpoint[p ^ 1]] = p;
+    }
+    /* rotate left by i: children[i:] + children[:i] */
+    if (i > 0) {
+        int64_t *tmp = m->ends_buf; /* not in use while augmenting */
+        memcpy(tmp, children, (size_t)len * sizeof(int64_t));
+        for (int64_t c = 0; c < len; c++) children[c] = tmp[(c + i) % len];
+        memcpy(tmp, ends, (size_t)len * sizeof(int64_t));
+        for (int64_t c = 0; c < len; c++) ends[c] = tmp[(c + i) % len];
+    }
+    m->base[b] = m->base[children[0]];
+}
+
+static void WM(augment)(WM(Matcher) *m, int64_t k) {
+    for (int side = 0; side < 2; side++) {
+        int64_t s = side == 0 ? m->endpoint[2 * k] : m->endpoint[2 * k + 1];
+        int64_t p = side == 0 ? 2 * k + 1 : 2 * k;
+        while (1) {
+            int64_t bs = m->in_blossom[s];
+            if (bs >= m->size) WM(augment_blossom)(m, bs, s);
+            m->mate[s] = p;
+            if (m->label_end[bs] == NONE) break;
+            int64_t t = m->endpoint[m->label_end[bs]];
+            int64_t bt = m->in_blossom[t];
+            s = m->endpoint[m->label_end[bt]];
+            int64_t j = m->endpoint[m->label_end[bt] ^ 1];
+            if (bt >= m->size) WM(augment_blossom)(m, bt, j);
+            m->mate[j] = m->label_end[bt];
+            p = m->label_end[bt] ^ 1;
+        }
+    }
+}
+
+static int WM(grow)(WM(Matcher) *m) {
+    int64_t *label = m->label, *in_blossom = m->in_blossom, *endpoint = m->endpoint;
+    wm_int *dual = m->dual, *weight = m->weight;
+    int64_t *best_edge = m->best_edge;
+    char *allowed = m->allowed;
+    while (m->queue_count > 0 && !m->failed) {
+        int64_t v = m->queue[--m->queue_count];
+        int64_t bv = in_blossom[v];
+        for (int64_t q = m->nb_start[v]; q < m->nb_start[v + 1]; q++) {
+            int64_t p = m->nb[q];
+            int64_t k = p >> 1;
+            int64_t w = endpoint[p];
+            int64_t bw = in_blossom[w];
+            if (bv == bw) continue;
+            wm_int sl = 0;
+            if (!allowed[k]) {
+                sl = dual[v] + dual[w] - 2 * weight[k];
+                if (sl <= 0) allowed[k] = 1;
+            }
+            if (allowed[k]) {
+                if (label[bw] == 0) {
+                    WM(assign_label)(m, w, 2, p ^ 1);
+                } else if (label[bw] == 1) {
+                    int64_t base = WM(scan_blossom)(m, v, w);
+                    if (base >= 0) {
+                        WM(add_blossom)(m, base, k);
+                        bv = in_blossom[v];
+                    } else {
+                        WM(augment)(m, k);
+                        return 1;
+                    }
+                } else if (label[w] == 0) {
+                    label[w] = 2;
+                    m->label_end[w] = p ^ 1;
+                }
+            } else if (label[bw] == 1) {
+                int64_t held = best_edge[bv];
+                if (held == NONE || sl < WM(slack)(m, held)) best_edge[bv] = k;
+            } else if (label[w] == 0) {
+                int64_t held = best_edge[w];
+                if (held == NONE || sl < WM(slack)(m, held)) best_edge[w] = k;
+            }
+        }
+    }
+    return 0;
+}
+
+typedef struct {
+    wm_int weight;
+    int64_t index;
+} WM(Ranked);
+
+/* weighted.py's sorted(range(edges), key=-weight): heaviest first, ties in the edges' order (a stable sort) */
+static int WM(by_weight)(const void *a, const void *b) {
+    const WM(Ranked) *x = a, *y = b;
+    if (x->weight != y->weight) return x->weight > y->weight ? -1 : 1;
+    return x->index < y->index ? -1 : (x->index > y->index ? 1 : 0);
+}
+
+static int WM(greedy_start)(WM(Matcher) *m) {
+    int64_t size = m->size, edges = m->edges;
+    wm_int *weight = m->weight, *dual = m->dual;
+    int64_t *endpoint = m->endpoint;
+    wm_int level = dual[0], bound = 0;
+    char *matched = xcalloc(size, 1);
+    WM(Ranked) *order = xcalloc(edges, sizeof(WM(Ranked)));
+    if (matched == NULL || order == NULL) { free(matched); free(order); return 0; }
+    for (int64_t k = 0; k < edges; k++) {
+        order[k].weight = weight[k];
+        order[k].index = k;
+    }
+    qsort(order, (size_t)edges, sizeof(WM(Ranked)), WM(by_weight));
+    for (int64_t i = 0; i < edges; i++) {
+        int64_t k = order[i].index;
+        wm_int w = weight[k];
+        int64_t u = endpoint[2 * k], v = endpoint[2 * k + 1];
+        if (matched[u] || matched[v]) continue;
+        if (w < level) {
+            if (w <= bound) {
+                level = bound;
+                break;
+            }
+            level = w;
+        }
+        m->mate[u] = 2 * k + 1;
+        m->mate[v] = 2 * k;
+        matched[u] = matched[v] = 1;
+        dual[u] = dual[v] = level;
+        for (int side = 0; side < 2; side++) {
+            int64_t x = side == 0 ? u : v;
+            for (int64_t q = m->nb_start[x]; q < m->nb_start[x + 1]; q++) {
+                int64_t p = m->nb[q];
+                if (!matched[endpoint[p]] && 2 * weight[p >> 1] - level > bound) bound = 2 * weight[p >> 1] - level;
+            }
+        }
+    }
+    for (int64_t v = 0; v < size; v++) if (!matched[v]) dual[v] = level;
+    free(matched);
+    free(order);
+    return 1;
+}
+
+/* 1: the optimum is reached; 0: go on; -1: a dual left +-WM_DUAL_LIMIT. */
+static int WM(adjust)(WM(Matcher) *m, int maxcardinality) {
+    int64_t size = m->size, *label = m->label, *in_blossom = m->in_blossom;
+    wm_int *dual = m->dual;
+    int kind = 0;
+    wm_int delta = 0;
+    int64_t edge = NONE, blossom = NONE;
+    if (!maxcardinality) {
+        kind = 1;
+        delta = dual[0];
+        for (int64_t v = 1; v < size; v++) if (dual[v] < delta) delta = dual[v];
+    }
+    for (int64_t v = 0; v < size; v++) {
+        if (label[in_blossom[v]] == 0 && m->best_edge[v] != NONE) {
+            wm_int d = WM(slack)(m, m->best_edge[v]);
+            if (kind == 0 || d < delta) { kind = 2; delta = d; edge = m->best_edge[v]; }
+        }
+    }
+    for (int64_t b = 0; b < 2 * size; b++) {
+        if (m->parent[b] == NONE && label[b] == 1 && m->best_edge[b] != NONE) {
+            wm_int d = WM(floor_half)(WM(slack)(m, m->best_edge[b]));
+            if (kind == 0 || d < delta) { kind = 3; delta = d; edge = m->best_edge[b]; }
+        }
+    }
+    for (int64_t b = size; b < 2 * size; b++) {
+        if (m->base[b] >= 0 && m->parent[b] == NONE && label[b] == 2 && (kind == 0 || dual[b] < delta)) {
+            kind = 4; delta = dual[b]; blossom = b;
+        }
+    }
+    if (kind == 0) {
+        kind = 1;
+        delta = dual[0];
+        for (int64_t v = 1; v < size; v++) if (dual[v] < delta) delta = dual[v];
+        if (delta < 0) delta = 0;
+    }
+    if (delta > WM_DUAL_LIMIT || delta < -WM_DUAL_LIMIT) return -1;
+    for (int64_t v = 0; v < size; v++) {
+        int64_t top_label = label[in_blossom[v]];
+        if (top_label == 1) dual[v] -= delta;
+        else if (top_label == 2) dual[v] += delta;
+        if (dual[v] > WM_DUAL_LIMIT || dual[v] < -WM_DUAL_LIMIT) return -1;
+    }
+    for (int64_t b = size; b < 2 * size; b++) {
+        if (m->base[b] >= 0 && m->parent[b] == NONE) {
+            if (label[b] == 1) dual[b] += delta;
+            else if (label[b] == 2) dual[b] -= delta;
+            if (dual[b] > WM_DUAL_LIMIT || dual[b] < -WM_DUAL_LIMIT) return -1;
+        }
+    }
+    if (kind == 1) return 1;
+    if (kind == 2) {
+        m->allowed[edge] = 1;
+        int64_t i = m->endpoint[2 * edge], j = m->endpoint[2 * edge + 1];
+        if (label[in_blossom[i]] == 0) i = j;
+        WM(queue_push)(m, i);
+    } else if (kind == 3) {
+        m->allowed[edge] = 1;
+        WM(queue_push)(m, m->endpoint[2 * edge]);
+    } else {
+        WM(expand_blossom)(m, blossom, 0);
+    }
+    return 0;
+}
+
+/* Runs weighted.py's solve; mate_out gets the partners (NONE when unmatched). 0 on success, -1 when a dual left
+ * the bounds or memory ran out (the caller then falls back to weighted.py). */
+int WM(solve)(WM(Matcher) *m, int maxcardinality, int64_t *mate_out) {
+    int64_t size = m->size;
+    if (!maxcardinality && !WM(greedy_start)(m)) return -1;
+    for (int64_t stage = 0; stage < size; stage++) {
+        for (int64_t b = 0; b < 2 * size; b++) {
+            m->label[b] = 0;
+            m->best_edge[b] = NONE;
+        }
+        for (int64_t b = size; b < 2 * size; b++) m->best_count[b] = -1;
+        memset(m->allowed, 0, (size_t)m->edges);
+        m->queue_count = 0;
+        for (int64_t v = 0; v < size; v++) {
+            if (m->mate[v] == NONE && m->label[m->in_blossom[v]] == 0) WM(assign_label)(m, v, 1, NONE);
+        }
+        int augmented = 0;
+        while (1) {
+            if (WM(grow)(m)) {
+                augmented = 1;
+                break;
+            }
+            if (m->failed) return -1;
+            int done = WM(adjust)(m, maxcardinality);
+            if (done < 0 || m->failed) return -1;
+            if (done) break;
+        }
+        if (m->failed) return -1;
+        if (!augmented) break;
+        for (int64_t b = size; b < 2 * size; b++) {
+            if (m->parent[b] == NONE && m->base[b] >= 0 && m->label[b] == 1 && m->dual[b] == 0)
+                WM(expand_blossom)(m, b, 1);
+        }
+        if (m->failed) return -1;
+    }
+    for (int64_t v = 0; v < size; v++) mate_out[v] = m->mate[v] != NONE ? m->endpoint[m->mate[v]] : NONE;
+    return 0;
+}
+
+/* weighted.py's _Matcher.slacks: every edge's slack under the final duals and the number of blossoms of
+ * positive dual holding both its ends; dual_out (2 * size) and base_out (2 * size) the final duals and bases.
+ * 0 on success, -1 on overflow or out of memory. */
+int WM(face)(WM(Matcher) *m, wm_int *slack_out, int64_t *held_out, wm_int *dual_out, int64_t *base_out) {
+    int64_t size = m->size;
+    int64_t *depth = xcalloc(size, sizeof(int64_t));
+    int64_t *offset = xcalloc(size + 1, sizeof(int64_t));
+    if (depth == NULL || offset == NULL) { free(depth); free(offset); return -1; }
+    for (int64_t v = 0; v < size; v++) {
+        int64_t d = 0;
+        for (int64_t b = m->parent[v]; b != NONE; b = m->parent[b]) d++;
+        depth[v] = d;
+        offset[v + 1] = offset[v] + d;
+    }
+    int64_t *chains = xcalloc(offset[size], sizeof(int64_t));
+    if (chains == NULL) { free(depth); free(offset); return -1; }
+    for (int64_t v = 0; v < size; v++) {
+        int64_t at = offset[v + 1];
+        for (int64_t b = m->parent[v]; b != NONE; b = m->parent[b]) chains[--at] = b; /* outermost first */
+    }
+    int status = 0;
+    for (int64_t k = 0; k < m->edges && status == 0; k++) {
+        int64_t u = m->endpoint[2 * k], v = m->endpoint[2 * k + 1];
+        wm_int s = m->dual[u] + m->dual[v] - 2 * m->weight[k];
+        int64_t count = 0;
+        int64_t common = depth[u] < depth[v] ? depth[u] : depth[v];
+        for (int64_t i = 0; i < common; i++) {
+            int64_t bu = chains[offset[u] + i], bv = chains[offset[v] + i];
+            if (bu != bv) break;
+            wm_int twice;
+            if (__builtin_mul_overflow(m->dual[bu], (wm_int)2, &twice) || __builtin_add_overflow(s, twice, &s)) {
+                status = -1;
+                break;
+            }
+            count += m->dual[bu] > 0;
+        }
+        memcpy(&slack_out[k], &s, sizeof(wm_int));
+        held_out[k] = count;
+    }
+    for (int64_t b = 0; b < 2 * size; b++) {
+        memcpy(&dual_out[b], &m->dual[b], sizeof(wm_int));
+        base_out[b] = m->base[b];
+    }
+    free(depth);
+    free(offset);
+    free(chains);
+    return status;
+}
+
+#endif

@@ -1,0 +1,137 @@
+"""``weighted._Matcher`` in C (``weighted_native.c``), loaded with ctypes: the same algorithm step for step over
+arrays of machine integers, with the same matching and the same duals as a result.
+
+scripts/build_engine.py compiles the C file to ``_weighted_native.so`` beside it (``NATIVE_LIBRARIES`` of
+games/engine/_compiled.py; the hash of compiled sources covers it). The C code is compiled twice, over int64
+for weights within +-2 ** ``WEIGHT_BITS`` and, where the compiler has ``__int128``, over 128-bit integers for
+weights within +-2 ** ``WIDE_WEIGHT_BITS`` (the lexicographic phases whose one digit exceeds a word). Where the
+library is absent (no C compiler, or a build that failed), or a weight lies past both bounds, or a dual of the
+run would leave +-2 ** 60 (+-2 ** 124 for the wide one; the C code checks after every change), these functions
+return None and ``weighted`` runs its own code on Python integers of any size. The bounds keep every slack (two
+duals less twice a weight, plus twice the duals of the blossoms holding the edge, added with overflow checks)
+within a signed word.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+from array import array
+from collections.abc import Sequence
+
+# Beside this module (by string: the pure core imports no file-system module; tests/tournaments/pairing/test_purity.py)
+LIBRARY = __file__[: len(__file__) - len(__file__.replace("\\", "/").rsplit("/", 1)[-1])] + "_weighted_native.so"
+WEIGHT_BITS = 58
+WIDE_WEIGHT_BITS = 120
+_LIMIT, _WIDE_LIMIT = 1 << WEIGHT_BITS, 1 << WIDE_WEIGHT_BITS
+_MASK = (1 << 64) - 1
+NONE = -1
+
+
+def _load() -> ctypes.CDLL | None:
+    try:
+        library = ctypes.CDLL(LIBRARY)
+    except OSError:
+        return None
+    pointer = ctypes.c_void_p
+    for prefix in ("wm_", "wm128_"):
+        if not hasattr(library, prefix + "new"):  # no __int128 where it was compiled
+            continue
+        getattr(library, prefix + "new").restype = pointer
+        getattr(library, prefix + "new").argtypes = [ctypes.c_int64, ctypes.c_int64, pointer, pointer]
+        getattr(library, prefix + "free").restype = None
+        getattr(library, prefix + "free").argtypes = [pointer]
+        getattr(library, prefix + "solve").restype = ctypes.c_int
+        getattr(library, prefix + "solve").argtypes = [pointer, ctypes.c_int, pointer]
+        getattr(library, prefix + "face").restype = ctypes.c_int
+        getattr(library, prefix + "face").argtypes = [pointer, pointer, pointer, pointer, pointer]
+        getattr(library, prefix + "leaves").restype = ctypes.c_int64
+        getattr(library, prefix + "leaves").argtypes = [pointer, ctypes.c_int64, pointer]
+    return library
+
+
+_library = _load()
+# The wide functions read and write 128-bit integers as two words, the low one first.
+_wide = _library is not None and hasattr(_library, "wm128_new") and sys.byteorder == "little"
+
+
+def available() -> bool:
+    """Whether the compiled library was loaded."""
+    return _library is not None
+
+
+def wide_available() -> bool:
+    """Whether the library has the 128-bit functions."""
+    return _wide
+
+
+def _address(values: array[int]) -> int:
+    return values.buffer_info()[0]
+
+
+def _wide_values(words: array[int]) -> list[int]:
+    """128-bit integers from their words (low, high, low, high...)."""
+    return [(high << 64) | (low & _MASK) for low, high in zip(words[0::2], words[1::2])]
+
+
+class NativeRun:
+    """One run of the C matcher over a graph: the matching, and for ``optimal_face`` the final duals."""
+
+    def __init__(self, library: ctypes.CDLL, handle: int, size: int, edges: int, wide: bool) -> None:
+        self.library, self.handle, self.size, self.edges, self.wide = library, handle, size, edges, wide
+        prefix = "wm128_" if wide else "wm_"
+        self._solve, self._face = getattr(library, prefix + "solve"), getattr(library, prefix + "face")
+        self._leaves, self._free = getattr(library, prefix + "leaves"), getattr(library, prefix + "free")
+
+    def solve(self, maxcardinality: bool) -> list[int] | None:
+        mate = array("q", bytes(8 * self.size))
+        if self._solve(self.handle, int(maxcardinality), _address(mate)) != 0:
+            return None
+        return mate.tolist()
+
+    def face(self) -> tuple[list[int], list[int], list[int], list[int]] | None:
+        """Every edge's slack and count of positive blossoms holding it, and every node's and blossom's dual
+        and base (weighted._Matcher.slacks, .dual, .base)."""
+        words = 2 if self.wide else 1
+        slacks, held = array("q", bytes(8 * words * self.edges)), array("q", bytes(8 * self.edges))
+        dual, base = array("q", bytes(16 * words * self.size)), array("q", bytes(16 * self.size))
+        if self._face(self.handle, _address(slacks), _address(held), _address(dual), _address(base)) != 0:
+            return None
+        if self.wide:
+            return _wide_values(slacks), held.tolist(), _wide_values(dual), base.tolist()
+        return slacks.tolist(), held.tolist(), dual.tolist(), base.tolist()
+
+    def leaves(self, b: int) -> list[int]:
+        found = array("q", bytes(16 * self.size))
+        count = self._leaves(self.handle, b, _address(found))
+        return found[:count].tolist()
+
+    def close(self) -> None:
+        if self.handle:
+            self._free(self.handle)
+            self.handle = 0
+
+
+def start(size: int, edges: Sequence[tuple[int, int, int]]) -> NativeRun | None:
+    """A C matcher over the graph, or None when it cannot run it (no library, a weight out of bounds, an edge
+    that is not between two distinct nodes of 0..size-1, or no memory): ``weighted`` then runs its own code."""
+    if _library is None or not edges or size <= 0:
+        return None
+    weights = [w for _, _, w in edges]
+    top, bottom = max(weights), min(weights)
+    wide = top >= _LIMIT or bottom <= -_LIMIT
+    if wide and (not _wide or top >= _WIDE_LIMIT or bottom <= -_WIDE_LIMIT):
+        return None
+    try:
+        ends = array("q", [x for u, v, _ in edges for x in (u, v)])
+        if wide:
+            packed = array("Q", [x for w in weights for x in (w & _MASK, (w >> 64) & _MASK)])
+        else:
+            packed = array("q", weights)
+    except (OverflowError, TypeError):
+        return None
+    new = _library.wm128_new if wide else _library.wm_new
+    handle = new(size, len(edges), _address(ends), _address(packed))
+    if not handle:
+        return None
+    return NativeRun(_library, handle, size, len(edges), wide)
