@@ -66,14 +66,17 @@ the events, 1 = the standings are the strength order):
   rounds, and a round robin of 15 rounds); ``search_strength_<iterations>``: their calibration (every pair
   of budgets, ``search_calibration_deals`` deals each from both sides); ``search_common_deal_share``: the
   common part of the deal's luck for this field (``search_common_deals`` deals, its standard error by
-  resampling the deals);
+  resampling the deals); ``search_self_deal_share_<iterations>`` (``--field search_self_share``): how much
+  the deal decides between two copies of one budget whose random numbers are fresh at each replay
+  (``search_self_deal_share``), each budget of the field, ``search_common_deals`` deals;
 - ``events``, ``games``, ``calibration_deals``; ``*_stderr``: the standard error of each mean.
 
 Usage: ``python bench/duplicate.py [--quick] [--json PATH] [--events N] [--first N] [--workers N]
 [--calibration-deals N] [--search-calibration-deals N] [--search-calibrate] [--search-strengths PATH]
-[--search-common-deals N] [--search-budgets N,N,...] [--field NAME ...]`` (a field: swiss, policy_race, policy_round_robin, random_moves,
-round_robin, close_swiss, close_round_robin, strong_swiss, deal_share, search_swiss, search_round_robin,
-search_deal_share; --quick alone plays QUICK_FIELDS; without --field every field but the search bots').
+[--search-common-deals N] [--search-budgets N,N,...] [--field NAME ...]`` (a field: swiss, policy_race,
+policy_round_robin, random_moves, round_robin, close_swiss, close_round_robin, strong_swiss, deal_share,
+search_swiss, search_round_robin, search_deal_share, search_self_share; --quick alone plays QUICK_FIELDS;
+without --field every field but the search bots').
 ``--search-strengths PATH`` takes the search budgets' strengths from an earlier report instead of
 calibrating again, so that a long run of the search field can be played in parts. ``--search-budgets``
 plays every search field, its calibration and ``search_common_deal_share`` at other iteration caps (the
@@ -472,6 +475,32 @@ def search_common_deal_share(deals: int, resamples: int = 1000,
     return _share_of_deals(scores), statistics.stdev(shares)
 
 
+def search_self_deal_share(iterations: int, deals: int, plays: int = DEAL_SHARE_PLAYS,
+                           resamples: int = 1000) -> tuple[float, float]:  # fmt: skip
+    """How much the deal decides between two copies of the search at ``iterations`` whose random numbers
+    differ from replay to replay (``Searcher.stream``; the defender first): ``_deal_share`` with each of
+    ``deals`` deals played ``plays`` times, the copies swapping hands, and its standard error by resampling
+    the deals. With the field's seeding (the deal's numbers) two copies play a deal one way, a share of 1 by
+    construction; with fresh numbers a replay measures how much of the game is the hand and how much the
+    search's draws."""
+    rng = random.Random(f"search self deal share {iterations}")
+    scores = []
+    for number in range(deals):
+        seed = f"deal share {number}"
+        base = deal(RULES, 2, seed=seed, salt="bench")
+        leader = first_attacker_for(RULES, base.hands, base.trump)
+        replays = []
+        for play in range(plays):
+            rotation = play % 2
+            copy = Searcher(iterations, stream=f"replay {play}")
+            seat_places, _ = _play(seed, rotation, [copy, copy], rng, duplicate=True, ordered=True)
+            replays.append(_score(seat_places, seat_of_hand(leader, rotation, 2)))
+        scores.append(replays)
+    draw = random.Random(f"search self deal share {iterations} resamples")
+    shares = [_share_of_deals([scores[int(draw.random() * len(scores))] for _ in scores]) for _ in range(resamples)]
+    return _share_of_deals(scores), statistics.stdev(shares)
+
+
 def _stderr(values: list[float]) -> float:
     return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
 
@@ -505,7 +534,8 @@ def main() -> None:
                          help=f"the search field's iterations a move, comma-separated, their number dividing {PLAYERS} "
                               f"({','.join(map(str, SEARCH_BUDGETS))})")
     options.add_argument("--field", action="append",
-                         choices=[field.name for field in FIELDS] + ["deal_share", "search_deal_share"],
+                         choices=[field.name for field in FIELDS] + ["deal_share", "search_deal_share",
+                                                                     "search_self_share"],
                          help="play only this field (repeatable; all by default)")
     own, rest = options.parse_known_args()
     searchers, search_names = search_field(own.search_budgets)
@@ -606,6 +636,18 @@ def main() -> None:
                      f"first, {deals} deals x {len(search_names) // 2} boards",
                      "the deal's share of a game's outcome, the same at every board",
                      figures["search_common_deal_share"], figures["search_common_deal_share_stderr"]])  # fmt: skip
+    if chosen and "search_self_share" in chosen:
+        deals = 2 if args.quick else (own.search_common_deals or SEARCH_COMMON_DEALS)
+        for name, searcher in searchers.items():
+            share, error = search_self_deal_share(searcher.iterations, deals)
+            key = f"search_self_deal_share_{searcher.iterations}"
+            figures[key] = round(share, 4)
+            figures[f"{key}_stderr"] = round(error, 4)
+            games += deals * DEAL_SHARE_PLAYS
+            rows.append([f"two copies of {name}, their random numbers fresh each replay, the defender first, "
+                         f"{deals} deals x {DEAL_SHARE_PLAYS}", "the deal's share of a game's outcome",
+                         figures[key], figures[f"{key}_stderr"]])  # fmt: skip
+        figures["search_common_deals"] = deals
     figures["events"] = events
     figures["games"] = games
     summary = f"{events} events of each kind and format, " if wanted else ""

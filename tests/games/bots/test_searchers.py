@@ -104,3 +104,14 @@ def test_the_field_at_other_budgets_plays_each_budget_alike() -> None:
     for wrong in ((), (1, 2, 3), (8, 8), (0, 4)):
         with pytest.raises(ValueError):
             search_field(wrong)
+
+
+def test_a_stream_gives_a_replay_fresh_random_numbers() -> None:
+    # search_self_deal_share's replays: one stream plays a deal one way; other streams play it otherwise; no
+    # stream is the field's seeding.
+    games = {stream: tuple(map(str, _game("streams", Searcher(3, stream=stream), Searcher(3, stream=stream),
+                                          random.Random(0)))) for stream in ("", "replay 0", "replay 1")}  # fmt: skip
+    assert games["replay 0"] == tuple(map(str, _game("streams", Searcher(3, stream="replay 0"),
+                                                     Searcher(3, stream="replay 0"), random.Random(7))))  # fmt: skip
+    assert len(set(games.values())) == 3
+    assert games[""] == tuple(map(str, _game("streams", Searcher(3), Searcher(3), random.Random(1))))
