@@ -13,10 +13,11 @@ Many heads-up events of bots of known strength are played with the engine (no da
   the same field with the arena's draw of who acts first when both may, a luck of the play that no deal
   explains (it decides most of a game between two handicapped bots: ``policy_race_deal_share_*``).
 - search bots (``search_``): the search bot capped at each of SEARCH_BUDGETS iterations a move (1 to 64),
-  each budget twice in an event of 16, the defender first, every bot's random numbers seeded by the deal and
-  the hand it holds (bench.searchers), so that a game depends on the deal, the seats and the two budgets
-  alone, and players differ by degree of one style. Their strengths are calibrated as the policies' are
-  (``calibrate_field``), a budget's two copies sharing theirs, so the rank correlation counts ties
+  each budget twice in an event of 16 (``--search-budgets``: other budgets, each 16 / their number times),
+  the defender first, every bot's random numbers seeded by the deal and the hand it holds
+  (bench.searchers), so that a game depends on the deal, the seats and the two budgets alone, and players
+  differ by degree of one style. Their strengths are calibrated as the policies' are
+  (``calibrate_field``), a budget's copies sharing theirs, so the rank correlation counts ties
   (``spearman_tied``). These fields are played only when named (a search game costs about a quarter of a CPU
   second, a hundred times a policy's).
 - random moves (``random_moves_`` and the other prefixes, measured first): a bot of strength s plays the
@@ -65,16 +66,22 @@ the events, 1 = the standings are the strength order):
   rounds, and a round robin of 15 rounds); ``search_strength_<iterations>``: their calibration (every pair
   of budgets, ``search_calibration_deals`` deals each from both sides); ``search_common_deal_share``: the
   common part of the deal's luck for this field (``search_common_deals`` deals, its standard error by
-  resampling the deals);
+  resampling the deals); ``search_self_deal_share_<iterations>`` (``--field search_self_share``): how much
+  the deal decides between two copies of one budget whose random numbers are fresh at each replay
+  (``search_self_deal_share``), each budget of the field, ``search_common_deals`` deals;
 - ``events``, ``games``, ``calibration_deals``; ``*_stderr``: the standard error of each mean.
 
 Usage: ``python bench/duplicate.py [--quick] [--json PATH] [--events N] [--first N] [--workers N]
 [--calibration-deals N] [--search-calibration-deals N] [--search-calibrate] [--search-strengths PATH]
-[--search-common-deals N] [--field NAME ...]`` (a field: swiss, policy_race, policy_round_robin, random_moves,
-round_robin, close_swiss, close_round_robin, strong_swiss, deal_share, search_swiss, search_round_robin,
-search_deal_share; --quick alone plays QUICK_FIELDS; without --field every field but the search bots').
+[--search-common-deals N] [--search-budgets N,N,...] [--field NAME ...]`` (a field: swiss, policy_race,
+policy_round_robin, random_moves, round_robin, close_swiss, close_round_robin, strong_swiss, deal_share,
+search_swiss, search_round_robin, search_deal_share, search_self_share; --quick alone plays QUICK_FIELDS;
+without --field every field but the search bots').
 ``--search-strengths PATH`` takes the search budgets' strengths from an earlier report instead of
-calibrating again, so that a long run of the search field can be played in parts.
+calibrating again, so that a long run of the search field can be played in parts. ``--search-budgets``
+plays every search field, its calibration and ``search_common_deal_share`` at other iteration caps (the
+figures keep their names: a report of another field says so in its table, and its strengths are
+``search_strength_<iterations>``).
 Seeded: event n plays the same games whatever the workers; docs/experiments.md has the runs and what they say.
 """
 
@@ -163,8 +170,19 @@ DEAL_SHARE_PLAYS = 8
 # numbers the deal's), each twice in an event of PLAYERS; calibrated as the policies are, with
 # SEARCH_CALIBRATION_DEALS deals a pair.
 SEARCH_BUDGETS = (1, 2, 4, 8, 12, 16, 32, 64)
-SEARCHERS = {f"search{iterations}": Searcher(iterations) for iterations in SEARCH_BUDGETS}
-SEARCH_FIELD = [name for name in SEARCHERS for _ in range(PLAYERS // len(SEARCHERS))]
+
+
+def search_field(budgets: Sequence[int]) -> tuple[dict[str, Searcher], list[str]]:
+    """The searchers of ``budgets`` (iterations a move, distinct) by name, and the field of PLAYERS that plays
+    each of them PLAYERS // len(budgets) times, copies side by side (``--search-budgets``: a field at other
+    budgets; their number must divide PLAYERS)."""
+    if not budgets or len(set(budgets)) != len(budgets) or PLAYERS % len(budgets) or min(budgets) < 1:
+        raise ValueError(f"search budgets must be distinct, positive, and their number divide {PLAYERS}: {budgets}")
+    searchers = {f"search{iterations}": Searcher(iterations) for iterations in budgets}
+    return searchers, [name for name in searchers for _ in range(PLAYERS // len(searchers))]
+
+
+SEARCHERS, SEARCH_FIELD = search_field(SEARCH_BUDGETS)
 SEARCH_CALIBRATION_DEALS = 12
 SEARCH_COMMON_DEALS = 30
 EVENTS = 20
@@ -289,16 +307,18 @@ def _spread(players: int, weakest: float) -> list[float]:
     return [weakest + (1 - weakest) * index / (players - 1) for index in range(players)]
 
 
-def _pair_of_events(task: tuple[int, Field, Mapping[str, float]]) -> tuple[dict[str, float], int]:
+def _pair_of_events(task: tuple[int, Field, Mapping[str, float], tuple[int, ...]]) -> tuple[dict[str, float], int]:
     """Event ``number`` played plain and duplicate: the rank correlation of each kind, and the games played.
-    ``calibrated``: the policies' strengths (keyed "ordered:name" and "race:name"), for the field of policies."""
-    number, field, calibrated = task
+    ``calibrated``: the policies' strengths (keyed "ordered:name" and "race:name"), for the field of policies,
+    and the searchers' ("search:name"); ``budgets``: the search field's (search_field)."""
+    number, field, calibrated, budgets = task
     correlation = spearman
     players: Mapping[str, Player]
     if field.search:
-        name_of = _strengths(number, range(len(SEARCH_FIELD)))
-        players = {entrant: SEARCHERS[SEARCH_FIELD[int(index)]] for entrant, index in name_of.items()}
-        strengths = {entrant: calibrated[f"search:{SEARCH_FIELD[int(index)]}"] for entrant, index in name_of.items()}
+        searchers, search_names = search_field(budgets)
+        name_of = _strengths(number, range(len(search_names)))
+        players = {entrant: searchers[search_names[int(index)]] for entrant, index in name_of.items()}
+        strengths = {entrant: calibrated[f"search:{search_names[int(index)]}"] for entrant, index in name_of.items()}
         correlation = spearman_tied
     elif field.weakest is None:
         policy_of = _strengths(number, range(len(POLICIES)))
@@ -320,11 +340,13 @@ def _pair_of_events(task: tuple[int, Field, Mapping[str, float]]) -> tuple[dict[
 
 
 def _measure(
-    events: int, field: Field, calibrated: Mapping[str, float], *, workers: int, first: int = 0
+    events: int, field: Field, calibrated: Mapping[str, float], *, workers: int, first: int = 0,
+    budgets: Sequence[int] = SEARCH_BUDGETS,
 ) -> tuple[dict[str, list[float]], int]:
     """The rank correlations of ``events`` events of each kind: plain, duplicate by the total, duplicate by
-    points (the total breaking ties); and the games played, on ``workers`` processes."""
-    tasks = [(number, field, calibrated) for number in range(first, first + events)]
+    points (the total breaking ties); and the games played, on ``workers`` processes (``budgets``: the search
+    field's)."""
+    tasks = [(number, field, calibrated, tuple(budgets)) for number in range(first, first + events)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             done = list(pool.map(_pair_of_events, tasks))
@@ -441,18 +463,56 @@ def _share_of_deals(scores: Sequence[Sequence[float]]) -> float:
     return between / (between + within_variance) if between + within_variance else 0.0
 
 
-def search_common_deal_share(deals: int, resamples: int = 1000) -> tuple[float, float]:
-    """``_common_deal_share`` for the field of search bots (SEARCH_FIELD, the defender first), and its
-    standard error: the spread of the share over ``resamples`` draws of the deals with replacement."""
-    scores = _common_deal_scores(deals, SEARCH_FIELD, SEARCHERS, random.Random("search common deal share"),
+def search_common_deal_share(deals: int, resamples: int = 1000,
+                             budgets: Sequence[int] = SEARCH_BUDGETS) -> tuple[float, float]:  # fmt: skip
+    """``_common_deal_share`` for the field of search bots at ``budgets`` (search_field, the defender first),
+    and its standard error: the spread of the share over ``resamples`` draws of the deals with replacement."""
+    searchers, search_names = search_field(budgets)
+    scores = _common_deal_scores(deals, search_names, searchers, random.Random("search common deal share"),
                                  ordered=True)  # fmt: skip
     draw = random.Random("search common deal share resamples")
     shares = [_share_of_deals([scores[int(draw.random() * len(scores))] for _ in scores]) for _ in range(resamples)]
     return _share_of_deals(scores), statistics.stdev(shares)
 
 
+def search_self_deal_share(iterations: int, deals: int, plays: int = DEAL_SHARE_PLAYS,
+                           resamples: int = 1000) -> tuple[float, float]:  # fmt: skip
+    """How much the deal decides between two copies of the search at ``iterations`` whose random numbers
+    differ from replay to replay (``Searcher.stream``; the defender first): ``_deal_share`` with each of
+    ``deals`` deals played ``plays`` times, the copies swapping hands, and its standard error by resampling
+    the deals. With the field's seeding (the deal's numbers) two copies play a deal one way, a share of 1 by
+    construction; with fresh numbers a replay measures how much of the game is the hand and how much the
+    search's draws."""
+    rng = random.Random(f"search self deal share {iterations}")
+    scores = []
+    for number in range(deals):
+        seed = f"deal share {number}"
+        base = deal(RULES, 2, seed=seed, salt="bench")
+        leader = first_attacker_for(RULES, base.hands, base.trump)
+        replays = []
+        for play in range(plays):
+            rotation = play % 2
+            copy = Searcher(iterations, stream=f"replay {play}")
+            seat_places, _ = _play(seed, rotation, [copy, copy], rng, duplicate=True, ordered=True)
+            replays.append(_score(seat_places, seat_of_hand(leader, rotation, 2)))
+        scores.append(replays)
+    draw = random.Random(f"search self deal share {iterations} resamples")
+    shares = [_share_of_deals([scores[int(draw.random() * len(scores))] for _ in scores]) for _ in range(resamples)]
+    return _share_of_deals(scores), statistics.stdev(shares)
+
+
 def _stderr(values: list[float]) -> float:
     return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+
+
+def _budgets(text: str) -> tuple[int, ...]:
+    """``--search-budgets``: iterations a move, comma-separated, checked by search_field."""
+    try:
+        budgets = tuple(int(one) for one in text.split(","))
+        search_field(budgets)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return budgets
 
 
 def main() -> None:
@@ -470,10 +530,15 @@ def main() -> None:
                          help="calibrate the search budgets even if no search field is played")
     options.add_argument("--search-common-deals", type=int, default=None,
                          help=f"deals of search_common_deal_share ({SEARCH_COMMON_DEALS})")
+    options.add_argument("--search-budgets", type=_budgets, default=SEARCH_BUDGETS,
+                         help=f"the search field's iterations a move, comma-separated, their number dividing {PLAYERS} "
+                              f"({','.join(map(str, SEARCH_BUDGETS))})")
     options.add_argument("--field", action="append",
-                         choices=[field.name for field in FIELDS] + ["deal_share", "search_deal_share"],
+                         choices=[field.name for field in FIELDS] + ["deal_share", "search_deal_share",
+                                                                     "search_self_share"],
                          help="play only this field (repeatable; all by default)")
     own, rest = options.parse_known_args()
+    searchers, search_names = search_field(own.search_budgets)
     args = parse_args(__doc__.splitlines()[0], rest)
     events = own.events or (QUICK_EVENTS if args.quick else EVENTS)
     started = time.perf_counter()
@@ -500,28 +565,30 @@ def main() -> None:
                          "mean score (its true strength)", figures[key], figures[f"{key}_stderr"]])  # fmt: skip
     if own.search_strengths is not None:
         earlier = json.loads(own.search_strengths.read_text())["figures"]
-        for name in SEARCHERS:
+        for name in searchers:
             calibrated[f"search:{name}"] = earlier[f"search_strength_{name.removeprefix('search')}"]
     elif own.search_calibrate or any(field.search for field in wanted):
         search_deals = own.search_calibration_deals or (QUICK_CALIBRATION_DEALS if args.quick else SEARCH_CALIBRATION_DEALS)
-        search_strengths, search_errors = calibrate_field(SEARCHERS, search_deals, ordered=True)
-        games += search_deals * len(SEARCHERS) * (len(SEARCHERS) - 1)
+        search_strengths, search_errors = calibrate_field(searchers, search_deals, ordered=True)
+        games += search_deals * len(searchers) * (len(searchers) - 1)
         figures["search_calibration_deals"] = search_deals
-        for name in SEARCHERS:
+        for name in searchers:
             calibrated[f"search:{name}"] = search_strengths[name]
             key = f"search_strength_{name.removeprefix('search')}"
             figures[key] = round(search_strengths[name], 4)
             figures[f"{key}_stderr"] = round(search_errors[name], 4)
-            rows.append([f"search, {SEARCHERS[name].iterations} iterations a move, against the other "
-                         f"{len(SEARCHERS) - 1} budgets, {search_deals} deals x 2 a pair",
+            rows.append([f"search, {searchers[name].iterations} iterations a move, against the other "
+                         f"{len(searchers) - 1} budgets, {search_deals} deals x 2 a pair",
                          "mean score (its true strength)", figures[key], figures[f"{key}_stderr"]])  # fmt: skip
     for field in wanted:
-        described = (f"search bots of {len(SEARCHERS)} budgets, each twice, the defender first" if field.search else
+        described = (f"search bots at {','.join(map(str, own.search_budgets))} iterations, each "
+                     f"{PLAYERS // len(searchers)} times, the defender first" if field.search else
                      f"policies, one of each, {'the defender first' if field.ordered else 'who acts drawn'}"
                      if field.weakest is None else f"random moves, strengths {field.weakest:g} to 1")  # fmt: skip
         label = (f"Swiss, {field.players} bots, {ROUNDS} rounds" if field.swiss else f"round robin, {field.players} bots") + (
             f", {described}")
-        found, played = _measure(events, field, calibrated, workers=own.workers, first=own.first)
+        found, played = _measure(events, field, calibrated, workers=own.workers, first=own.first,
+                                 budgets=own.search_budgets)  # fmt: skip
         games += played
         for kind, values in found.items():
             name = f"{field.prefix}{kind}_rank_correlation"
@@ -559,15 +626,28 @@ def main() -> None:
                          "the deal's share of a game's outcome, the same at every board", figures[key], ""])  # fmt: skip
     if chosen and "search_deal_share" in chosen:
         deals = 2 if args.quick else (own.search_common_deals or SEARCH_COMMON_DEALS)
-        share, error = search_common_deal_share(deals)
+        share, error = search_common_deal_share(deals, budgets=own.search_budgets)
         figures["search_common_deal_share"] = round(share, 4)
         figures["search_common_deal_share_stderr"] = round(error, 4)
         figures["search_common_deals"] = deals
-        games += deals * len(SEARCH_FIELD) // 2
-        rows.append([f"the search field ({len(SEARCHERS)} budgets, each twice) paired at random, the defender "
-                     f"first, {deals} deals x {len(SEARCH_FIELD) // 2} boards",
+        games += deals * len(search_names) // 2
+        rows.append([f"the search field ({','.join(map(str, own.search_budgets))} iterations, each "
+                     f"{PLAYERS // len(searchers)} times) paired at random, the defender "
+                     f"first, {deals} deals x {len(search_names) // 2} boards",
                      "the deal's share of a game's outcome, the same at every board",
                      figures["search_common_deal_share"], figures["search_common_deal_share_stderr"]])  # fmt: skip
+    if chosen and "search_self_share" in chosen:
+        deals = 2 if args.quick else (own.search_common_deals or SEARCH_COMMON_DEALS)
+        for name, searcher in searchers.items():
+            share, error = search_self_deal_share(searcher.iterations, deals)
+            key = f"search_self_deal_share_{searcher.iterations}"
+            figures[key] = round(share, 4)
+            figures[f"{key}_stderr"] = round(error, 4)
+            games += deals * DEAL_SHARE_PLAYS
+            rows.append([f"two copies of {name}, their random numbers fresh each replay, the defender first, "
+                         f"{deals} deals x {DEAL_SHARE_PLAYS}", "the deal's share of a game's outcome",
+                         figures[key], figures[f"{key}_stderr"]])  # fmt: skip
+        figures["search_common_deals"] = deals
     figures["events"] = events
     figures["games"] = games
     summary = f"{events} events of each kind and format, " if wanted else ""

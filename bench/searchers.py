@@ -33,10 +33,13 @@ UNBOUNDED_SECONDS = 1e6
 
 @dataclass(frozen=True)
 class Searcher:
-    """The search bot at ``iterations`` a move, its random numbers seeded by the deal and its hand."""
+    """The search bot at ``iterations`` a move, its random numbers seeded by the deal and its hand (and by
+    ``stream`` when given: replays of a deal whose random numbers differ, bench/duplicate.py's
+    ``search_self_deal_share``)."""
 
     iterations: int
     endgame_positions: int = ENDGAME_BUDGET
+    stream: str = ""
 
     @property
     def name(self) -> str:
@@ -46,7 +49,7 @@ class Searcher:
         """A fresh bot for one game of the deal ``seed``, holding its ``hand``: it ignores the arena's
         generator and draws from its own, seeded by the deal and the hand."""
         bot = SearchBot(UNBOUNDED_SECONDS, self.iterations, infer=False, endgame_positions=self.endgame_positions)
-        own = random.Random(f"searcher {seed} hand {hand}")
+        own = random.Random(f"searcher {seed} hand {hand}" + (f" stream {self.stream}" if self.stream else ""))
 
         def choose(observation: Observation, rng: random.Random) -> Action:
             return bot(observation, own)

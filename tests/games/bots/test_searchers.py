@@ -1,13 +1,17 @@
 """bench/duplicate.py's field of search bots (bench.searchers): with the arena's ``first_listed`` a game between
 two searchers depends on the deal, the seats and the budgets alone, not on the arena's generator nor on the
 games played before; and the pieces the field's figures are built from (the tied rank correlation, the
-calibration, the endgame solver's count of positions)."""
+calibration, the endgame solver's count of positions, the field at other budgets)."""
 
 from __future__ import annotations
 
 import random
 
-from bench.duplicate import _play, calibrate_field, spearman, spearman_tied
+import pytest
+
+from bench.duplicate import (
+    SEARCH_BUDGETS, SEARCH_FIELD, SEARCHERS, _budgets, _play, calibrate_field, search_field, spearman, spearman_tied,
+)
 from bench.searchers import Searcher
 from games.bots.arena import play_game
 from games.bots.endgame import exact_endgame
@@ -86,3 +90,28 @@ def test_the_endgame_solver_budget_is_a_count_when_given() -> None:
         assert SearchBot(1e6, 10, endgame_positions=ENDGAME_MOST_POSITIONS).endgame_move(state, seat, move, legal) == default
         proven += default is not None
     assert proven > 0
+
+
+def test_the_field_at_other_budgets_plays_each_budget_alike() -> None:
+    # The default field is unchanged: each of SEARCH_BUDGETS twice, copies side by side.
+    assert SEARCH_FIELD == [f"search{iterations}" for iterations in SEARCH_BUDGETS for _ in range(2)]
+    assert [searcher.iterations for searcher in SEARCHERS.values()] == list(SEARCH_BUDGETS)
+    searchers, field = search_field((128, 256, 512, 1024))
+    assert [searcher.iterations for searcher in searchers.values()] == [128, 256, 512, 1024]
+    assert field == [name for name in ("search128", "search256", "search512", "search1024") for _ in range(4)]
+    assert _budgets("64,128") == (64, 128)
+    assert search_field((64, 128))[1].count("search128") == 8
+    for wrong in ((), (1, 2, 3), (8, 8), (0, 4)):
+        with pytest.raises(ValueError):
+            search_field(wrong)
+
+
+def test_a_stream_gives_a_replay_fresh_random_numbers() -> None:
+    # search_self_deal_share's replays: one stream plays a deal one way; other streams play it otherwise; no
+    # stream is the field's seeding.
+    games = {stream: tuple(map(str, _game("streams", Searcher(3, stream=stream), Searcher(3, stream=stream),
+                                          random.Random(0)))) for stream in ("", "replay 0", "replay 1")}  # fmt: skip
+    assert games["replay 0"] == tuple(map(str, _game("streams", Searcher(3, stream="replay 0"),
+                                                     Searcher(3, stream="replay 0"), random.Random(7))))  # fmt: skip
+    assert len(set(games.values())) == 3
+    assert games[""] == tuple(map(str, _game("streams", Searcher(3), Searcher(3), random.Random(1))))
