@@ -85,10 +85,11 @@ void WM(free)(WM(Matcher) *m) {
     free(m);
 }
 
-/* ends: 2 * edges node numbers (u, v of each edge); weights: edges. NULL when out of memory or when an edge
- * is not between two distinct nodes of 0..size-1. */
+/* ends: 2 * edges node numbers (u, v of each edge); weights: edges. NULL when out of memory, when an edge
+ * is not between two distinct nodes of 0..size-1, or when size or edges is past INT64_MAX / 4 (2 * size + 16
+ * and 2 * edges must not overflow; no such array could be allocated anyway). */
 WM(Matcher) *WM(new)(int64_t size, int64_t edges, const int64_t *ends, const wm_int *weights) {
-    if (size <= 0 || edges < 0) return NULL;
+    if (size <= 0 || edges < 0 || size > INT64_MAX / 4 || edges > INT64_MAX / 4) return NULL;
     for (int64_t k = 0; k < edges; k++) {
         int64_t u = ends[2 * k], v = ends[2 * k + 1];
         if (u < 0 || u >= size || v < 0 || v >= size || u == v) return NULL;
@@ -517,6 +518,7 @@ static int WM(grow)(WM(Matcher) *m) {
                     int64_t base = WM(scan_blossom)(m, v, w);
                     if (base >= 0) {
                         WM(add_blossom)(m, base, k);
+                        if (m->failed) return 0; /* out of memory: the blossom is half made, stop before using it */
                         bv = in_blossom[v];
                     } else {
                         WM(augment)(m, k);

@@ -25,6 +25,7 @@ WEIGHT_BITS = 58
 WIDE_WEIGHT_BITS = 120
 _LIMIT, _WIDE_LIMIT = 1 << WEIGHT_BITS, 1 << WIDE_WEIGHT_BITS
 _MASK = (1 << 64) - 1
+_MAX_SIZE = (1 << 61) - 1  # weighted_native.c's new() refuses more (INT64_MAX / 4: twice it must fit)
 NONE = -1
 
 
@@ -114,8 +115,9 @@ class NativeRun:
 
 def start(size: int, edges: Sequence[tuple[int, int, int]]) -> NativeRun | None:
     """A C matcher over the graph, or None when it cannot run it (no library, a weight out of bounds, an edge
-    that is not between two distinct nodes of 0..size-1, or no memory): ``weighted`` then runs its own code."""
-    if _library is None or not edges or size <= 0:
+    that is not between two distinct nodes of 0..size-1, a size past 2 ** 61 - 1, or no memory): ``weighted``
+    then runs its own code."""
+    if _library is None or not edges or not 0 < size <= _MAX_SIZE:  # ctypes would pass 2 ** 64 + 3 as 3
         return None
     weights = [w for _, _, w in edges]
     top, bottom = max(weights), min(weights)

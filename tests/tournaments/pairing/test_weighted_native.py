@@ -123,6 +123,10 @@ def test_weights_past_the_bounds_fall_back_to_python_integers() -> None:
         assert weighted.max_weight_matching(size, edges) == weighted._python_matching(size, edges, False)
         assert weighted.optimal_face(size, edges) == weighted._python_face(size, edges)
     assert weighted_native.start(3, [(0, 1, 5), (1, 1, 3)]) is None  # a loop: weighted.py's own code decides
+    # sizes a C int64 cannot hold twice: refused, not truncated by ctypes (2 ** 64 + 3 would reach C as 3)
+    for size in (2**61, 2**63, 2**64 + 3):
+        assert weighted_native.start(size, [(0, 1, 5)]) is None
+    assert weighted_native.start(2, [(0, 1, 5)]) is not None
 
 
 def test_each_word_takes_the_weights_it_holds() -> None:
