@@ -277,11 +277,11 @@ async def test_an_events_view_is_built_once_for_each_kind_of_reader_and_language
     Russian one, and every socket still gets its own reader's view."""
     from games.consumers import GameConsumer
 
-    built: list[tuple[int | None, str]] = []
+    built: list[tuple[Any, int | None, str]] = []
     original = GameConsumer._message_of
 
     def counting(self: GameConsumer, event: dict[str, Any]) -> dict[str, Any]:
-        built.append((self.seat, self.language))
+        built.append((event.get("sent"), self.seat, self.language))
         return original(self, event)
 
     monkeypatch.setattr(GameConsumer, "_message_of", counting)
@@ -299,7 +299,14 @@ async def test_an_events_view_is_built_once_for_each_kind_of_reader_and_language
     await sockets[leader].send_json_to({"type": "action", "action": views[leader]["view"]["legal"][0], "seq": 0})
     after = [await _next(socket, "game.view", seq=1) for socket in sockets]
     seen = [await _next(watcher, "game.view", seq=1) for watcher in watchers]
-    assert sorted(built, key=str) == sorted([(0, "en"), (1, "ru"), (None, "en"), (None, "ru")], key=str)
+    # Once a kind of reader for each event. In one CI run a second event of version 1 came, every kind built
+    # once for each of the two (its cause not established; a player's presence sent after the move is one
+    # that can): what is checked is one view a kind an event, not how many events a move makes.
+    events = {sent for sent, _, _ in built}
+    assert events and None not in events
+    for event in events:
+        kinds = [(seat, language) for sent, seat, language in built if sent == event]
+        assert sorted(kinds, key=str) == sorted([(0, "en"), (1, "ru"), (None, "en"), (None, "ru")], key=str), built
     assert [view["seat"] for view in after] == [0, 1] and after[0]["view"]["hand"] != after[1]["view"]["hand"]
     assert all(view["seat"] is None and "hand" not in view["view"] for view in seen)
     assert seen[0] == seen[1] and "ходит" in seen[2]["log"][-1]["text"] and "leads" in seen[0]["log"][-1]["text"]
