@@ -402,22 +402,27 @@ def _deal_share(bot: Bot, label: str, deals: int, plays: int, *, ordered: bool =
     deals is played ``plays`` times (the bots swapping hands), scoring the hand that leads 1, 1/2 or 0; the
     variance of the deals' true means (one-way random effects: the spread of the deals' means less what the
     within-deal variance puts into it) over that plus the within-deal variance."""
-    rng = random.Random(f"deal share {label}")
-    means, within = [], []
+    return _share_of_deals(_replayed_deals(f"deal share {label}", deals, plays, lambda play: bot, ordered=ordered))
+
+
+def _replayed_deals(label: str, deals: int, plays: int, player: Callable[[int], Player], *,
+                    ordered: bool) -> list[list[float]]:  # fmt: skip
+    """Each of ``deals`` deals played ``plays`` times by two copies of ``player(play)`` swapping hands, the
+    random numbers seeded by ``label``: for each deal, the scores (1, 1/2 or 0) of the hand that leads."""
+    rng = random.Random(label)
+    scores = []
     for number in range(deals):
         seed = f"deal share {number}"
         base = deal(RULES, 2, seed=seed, salt="bench")
         leader = first_attacker_for(RULES, base.hands, base.trump)
-        scores = []
+        replays = []
         for play in range(plays):
             rotation = play % 2
+            bot = player(play)
             seat_places, _ = _play(seed, rotation, [bot, bot], rng, duplicate=True, ordered=ordered)
-            scores.append(_score(seat_places, seat_of_hand(leader, rotation, 2)))
-        means.append(statistics.mean(scores))
-        within.append(statistics.variance(scores))
-    within_variance = statistics.mean(within)
-    between = max(0.0, statistics.variance(means) - within_variance / plays)
-    return between / (between + within_variance) if between + within_variance else 0.0
+            replays.append(_score(seat_places, seat_of_hand(leader, rotation, 2)))
+        scores.append(replays)
+    return scores
 
 
 def _common_deal_share(deals: int, *, ordered: bool) -> float:
@@ -483,19 +488,8 @@ def search_self_deal_share(iterations: int, deals: int, plays: int = DEAL_SHARE_
     the deals. With the field's seeding (the deal's numbers) two copies play a deal one way, a share of 1 by
     construction; with fresh numbers a replay measures how much of the game is the hand and how much the
     search's draws."""
-    rng = random.Random(f"search self deal share {iterations}")
-    scores = []
-    for number in range(deals):
-        seed = f"deal share {number}"
-        base = deal(RULES, 2, seed=seed, salt="bench")
-        leader = first_attacker_for(RULES, base.hands, base.trump)
-        replays = []
-        for play in range(plays):
-            rotation = play % 2
-            copy = Searcher(iterations, stream=f"replay {play}")
-            seat_places, _ = _play(seed, rotation, [copy, copy], rng, duplicate=True, ordered=True)
-            replays.append(_score(seat_places, seat_of_hand(leader, rotation, 2)))
-        scores.append(replays)
+    scores = _replayed_deals(f"search self deal share {iterations}", deals, plays,
+                             lambda play: Searcher(iterations, stream=f"replay {play}"), ordered=True)  # fmt: skip
     draw = random.Random(f"search self deal share {iterations} resamples")
     shares = [_share_of_deals([scores[int(draw.random() * len(scores))] for _ in scores]) for _ in range(resamples)]
     return _share_of_deals(scores), statistics.stdev(shares)
