@@ -76,19 +76,16 @@ def _word_forms() -> dict[str, set[str]]:
     return forms
 
 
-_FORMS: dict[str, set[str]] | None = None
 _FORMS_BY_LAST_WORD: dict[str, dict[str, set[str]]] | None = None
 
 
 def _forms_by_last_word() -> dict[str, dict[str, set[str]]]:
     """The word forms grouped by their last word (a suit's name): a text that holds a form holds its last word,
     so only the groups whose word the text holds are searched, form by form."""
-    global _FORMS, _FORMS_BY_LAST_WORD
+    global _FORMS_BY_LAST_WORD
     if _FORMS_BY_LAST_WORD is None:
-        if _FORMS is None:
-            _FORMS = _word_forms()
         _FORMS_BY_LAST_WORD = {}
-        for words, codes in _FORMS.items():
+        for words, codes in _word_forms().items():
             _FORMS_BY_LAST_WORD.setdefault(words.split()[-1], {})[words] = codes
     return _FORMS_BY_LAST_WORD
 
