@@ -284,6 +284,8 @@ class _Round:
             for p in players
         ]
         self.compat: list[set[int]] = [set() for _ in players]
+        # Each player's compatible players ranked below him, in order (the brackets' edges are read off these).
+        self.later: list[list[int]] = [[] for _ in players]
         # :meth:`allowed` for every pair, each asked once (C3 and the avoidances are symmetric). C3 forbids a pair
         # when both want the same side absolutely (``conflict(...).absolute``: the weaker of the two preferences
         # is absolute) and neither is a topscorer: each player's side wanted absolutely, compared by identity.
@@ -291,6 +293,7 @@ class _Round:
         met, compat, avoided, top, strict = self.met, self.compat, self.avoided, self.top, self.strict
         for a in range(len(players)):
             side, met_a, compat_a, avoided_a, top_a = hard[a], met[a], compat[a], avoided[a], a in top
+            later_a = self.later[a]
             for b in range(a + 1, len(players)):
                 if strict and b in avoided_a:
                     continue
@@ -298,6 +301,7 @@ class _Round:
                     continue
                 if b not in met_a:
                     compat_a.add(b)
+                    later_a.append(b)
                 if a not in met[b]:
                     compat[b].add(a)
         self.odd = len(players) % 2 == 1

@@ -5,7 +5,7 @@ the next score group or the whole field below, whichever provably gives the whol
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
 from tournaments.pairing.first_attack import conflict
@@ -19,8 +19,15 @@ if TYPE_CHECKING:
 POINT = 4  # score units in a point: quarter points keep every score of a 1 / 0.5 / 0 event an integer
 BYE = -1  # the bye node of the matching graph
 DIGITS = 17  # quality digits: C5, C6, C7 (pairs, PSD), the bye's unplayed games, C8-C19
+_ZEROS = (0,) * DIGITS
 
 Edge = tuple[int, int]
+
+
+class _Order(Protocol):
+    """Digits that rank a bracket's candidates, by edge (None: zeros): a dict, or an :class:`_ExchangeOrder`."""
+
+    def get(self, edge: Edge, /) -> list[int] | None: ...
 
 
 def _psd_cost(base: int, difference: int) -> int:
@@ -46,9 +53,10 @@ class Bracket:
         self.psd_base = len(self.members) + 1
         self.next_bottom = players[following[0]].units if following else 0
         self.next_base = len(self.members) + len(following) + 1
-        self.sequence: list[int] | None = None  # while a homogeneous part is matched: its players, in order
+        self.sequence: _ExchangeOrder | None = None  # while a homogeneous part is matched: its players' order
         self.floats: dict[int, tuple[int, ...]] = {}  # float_cost's answers (they depend on the player alone)
         self.qualities: dict[tuple[int, int], tuple[int, ...]] = {}  # quality's, by the players' kinds
+        self.outsides: dict[tuple[bool, bool, bool, int, int], tuple[int, ...]] = {}  # outside's, by kind of edge
 
     # -- the quality digits (C5-C19) -------------------------------------------------------------------------
 
@@ -97,14 +105,23 @@ class Bracket:
             known = self.qualities[key] = tuple(x + y - z for x, y, z in zip(fa, fb, cost))
         return list(known)
 
-    def outside(self, a: int, b: int) -> list[int]:
-        """The digits of an edge not inside the bracket: C7's pairs and PSD of the next bracket only."""
+    def outside(self, a: int, b: int) -> Sequence[int]:
+        """The digits of an edge not inside the bracket: C7's pairs and PSD of the next bracket only. They depend
+        on which end is in the next group, whether one is in the bracket, and the two scores: computed once a
+        kind of edge."""
+        following = self.following
+        if a not in following and b not in following:
+            return _ZEROS
+        players = self.round.players
+        key = (a in following, b in following, a in self.inside or b in self.inside, players[a].units, players[b].units)
+        known = self.outsides.get(key)
+        if known is None:
+            known = self.outsides[key] = tuple(self._outside(a, b))
+        return known
+
+    def _outside(self, a: int, b: int) -> list[int]:
         digits = [0] * DIGITS
-        if not self.following:
-            return digits
         into = [v for v in (a, b) if v in self.following]
-        if not into:
-            return digits
         units = [self.round.players[v].units for v in (a, b)]
         base, bottom = self.next_base, self.next_bottom
         saved = sum(_psd_cost(base, u - bottom + POINT) for u in units)
@@ -124,25 +141,36 @@ class Bracket:
 
     # -- the matchings ----------------------------------------------------------------------------------------
 
-    def edges(self, allowed: set[Edge] | None) -> list[Edge]:
-        """Every compatible edge among the bracket and the players below; inside the bracket only those
-        ``allowed`` (None: every one but MDP with MDP)."""
-        nodes = self.members + self.lower
-        moved = set(self.moved)
+    def edges(self, players: set[int] | None = None, keep: set[Edge] | None = None) -> list[Edge]:
+        """Every compatible edge among the bracket and the players below, in order (by the lower place, then the
+        higher); inside the bracket only those between two of ``players`` or in ``keep`` (``players`` None:
+        every one but MDP with MDP), and the players of ``keep``'s pairs have no other edge."""
+        later, inside, moved = self.round.later, self.inside, set(self.moved)
+        keep = keep or set()
+        taken = {v for pair in keep for v in pair}
+        first_lower = self.lower[0] if self.lower else len(self.round.players)
         result: list[Edge] = []
-        for index, a in enumerate(nodes):
-            for b in nodes[index + 1 :]:
-                if b not in self.round.compat[a]:
-                    continue
-                if a in self.inside and b in self.inside:
-                    if (a in moved and b in moved) or (allowed is not None and (a, b) not in allowed):
-                        continue
-                result.append((a, b))
+        for a in self.members:
+            if a in taken:
+                result.extend((a, b) for b in later[a] if (a, b) in keep)
+                continue
+            for b in later[a]:
+                if b >= first_lower:
+                    result.append((a, b))
+                elif b in inside and b not in taken:
+                    if players is None:
+                        if a not in moved or b not in moved:
+                            result.append((a, b))
+                    elif a in players and b in players:
+                        result.append((a, b))
+        for a in self.lower:
+            result.extend([(a, b) for b in later[a]])
         if self.round.odd:
-            result.extend((v, BYE) for v in nodes if v in self.round.bye_ok)
+            bye_ok = self.round.bye_ok
+            result.extend((v, BYE) for v in self.members + self.lower if v in bye_ok and v not in taken)
         return result
 
-    def match(self, edges: list[Edge], order: Mapping[Edge, list[int]], order_size: int) -> list[Edge]:
+    def match(self, edges: list[Edge], order: _Order, order_size: int) -> list[Edge]:
         """The matching maximising the quality digits, then the ``order`` digits (absent: zeros); returns the
         pairs made inside the bracket."""
         if self.round.strict:
@@ -156,11 +184,11 @@ class Bracket:
             raise PairingError("no pairing of this round avoids a rematch")
         return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
 
-    def row(self, edge: Edge, order: Mapping[Edge, list[int]], order_size: int) -> list[int]:
+    def row(self, edge: Edge, order: _Order, order_size: int) -> list[int]:
         """The digits of an edge: avoidances broken, the quality digits, then the ``order`` digits."""
         return self.rows([edge], order, order_size)[edge]
 
-    def rows(self, edges: Iterable[Edge], order: Mapping[Edge, list[int]], order_size: int) -> dict[Edge, list[int]]:
+    def rows(self, edges: Iterable[Edge], order: _Order, order_size: int) -> dict[Edge, list[int]]:
         """:meth:`row` of each of ``edges`` (one loop: a bracket has up to some 150,000 edges)."""
         inside, avoided, kinds, qualities = self.inside, self.round.avoided, self.round.kinds, self.qualities
         zeros = [0] * order_size
@@ -178,7 +206,7 @@ class Bracket:
             result[edge] = [broken, *digits, *(zeros if ranked is None else ranked)]
         return result
 
-    def match_near(self, edges: list[Edge], order: Mapping[Edge, list[int]], order_size: int) -> list[Edge] | None:
+    def match_near(self, edges: list[Edge], order: _Order, order_size: int) -> list[Edge] | None:
         """:meth:`match` over the bracket and the next score group only, when that provably is the whole field's
         matching; None when the proof fails (then the whole field is matched).
 
@@ -206,7 +234,7 @@ class Bracket:
             return None
         return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
 
-    def match_thin(self, edges: list[Edge], order: Mapping[Edge, list[int]], order_size: int) -> list[Edge] | None:
+    def match_thin(self, edges: list[Edge], order: _Order, order_size: int) -> list[Edge] | None:
         """:meth:`match_near` with only the first players of a large next score group, when that is proven
         too; None when it is not (or the group is not large).
 
@@ -307,7 +335,7 @@ class Bracket:
         for i, m in enumerate(moved):
             for j, r in enumerate(residents):
                 order[(m, r)] = [2 ** (len(moved) - i), (len(residents) - j) * width ** (len(moved) - i)]
-        pairs = self.match(self.edges(None), order, 2)
+        pairs = self.match(self.edges(), order, 2)
         return [pair for pair in pairs if pair[0] in set(moved)]
 
     def pair_homogeneous(self, players: list[int], fixed: list[Edge]) -> list[Edge]:
@@ -315,44 +343,49 @@ class Bracket:
 
         S1 is the first P players, P the pairs the quality criteria make; P is first taken to be half the
         players and the matching done again with the P it found when that was wrong."""
-        allowed = {(a, b) for index, a in enumerate(players) for b in players[index + 1 :]}
-        taken = {v for pair in fixed for v in pair}
         keep = set(fixed)
-        edges = self._restricted(allowed | keep, taken, keep)
+        edges = self.edges(set(players), keep)
         count = len(players) // 2
         while True:
-            self.sequence = players
-            pairs = [pair for pair in self.match(edges, _exchange_order(players, count), 5) if pair not in keep]
+            self.sequence = _ExchangeOrder(players, count)
+            pairs = [pair for pair in self.match(edges, self.sequence, 5) if pair not in keep]
             self.sequence = None
             if len(pairs) == count:
                 return pairs
             count = len(pairs)
 
-    def _restricted(self, allowed: set[Edge], taken: set[int], keep: set[Edge]) -> list[Edge]:
-        """The edges with ``keep`` forced (their players have no other edge) and only ``allowed`` inside."""
-        result = []
-        for a, b in self.edges(allowed):
-            if (a in taken or b in taken) and (a, b) not in keep:
-                continue
-            result.append((a, b))
-        return result
 
-
-def _exchange_order(players: list[int], count: int) -> dict[Edge, list[int]]:
+class _ExchangeOrder:
     """The digits that rank a homogeneous bracket's candidates as C.04.3 D generates them, S1 being the first
-    ``count`` of ``players`` (see the module's docstring)."""
-    size = len(players)
-    order: dict[Edge, list[int]] = {}
-    for x, a in enumerate(players, start=1):  # x, y: bracket sequence numbers (BSN)
-        in_s1 = x <= count
-        exchanged = -int(x > count)  # D.2 a: exchanged players (pairs inside S2)
-        moved_out = -(2**x) * in_s1  # D.2 c: the highest number moved out of S1
-        moved_in = (2 ** (size - x)) * (not in_s1)  # D.2 d: the lowest number moved into S1
-        unit = (size + 1) ** (size - x)  # D.1: S2's transposition, (size - y) of these (once a row: big ints)
-        for y in range(x + 1, size + 1):
-            # D.2 b (-x): sum of S1' (pairs' lower numbers)
-            order[(a, players[y - 1])] = [exchanged, -x, moved_out, moved_in, (size - y) * unit]
-    return order
+    ``count`` of ``players`` (see dutch's docstring), x and y the bracket sequence numbers (BSN) of an edge's
+    two players: D.2 a (exchanged players: pairs inside S2), D.2 b (the sum of S1': the pairs' lower numbers),
+    D.2 c (the highest number moved out of S1), D.2 d (the lowest moved into S1) and D.1 (S2's transposition).
+
+    A row (:meth:`get`, what ``Bracket.rows`` reads as an ``order``) holds D.2 a-b and zeros in place of the
+    other three: those are integers of up to ``size`` bits (D.1 of size log2 size) that ``_lexicographic``
+    reads only in its late phases, and only of the edges still in play then (:meth:`late`)."""
+
+    def __init__(self, players: list[int], count: int) -> None:
+        self.players, self.count, self.size = players, count, len(players)
+        self.place = {v: x for x, v in enumerate(players, start=1)}
+        self.powers: dict[int, tuple[int, int, int]] = {}  # by x: D.2 c, D.2 d and D.1's unit
+
+    def get(self, edge: Edge) -> list[int] | None:
+        x, y = self.place.get(edge[0]), self.place.get(edge[1])
+        if x is None or y is None or x >= y:
+            return None
+        return [-int(x > self.count), -x, 0, 0, 0]
+
+    def late(self, edge: Edge) -> tuple[int, int, int]:
+        """D.2 c, D.2 d and D.1 of an edge of the sequence (zeros for any other)."""
+        x, y = self.place.get(edge[0]), self.place.get(edge[1])
+        if x is None or y is None or x >= y:
+            return 0, 0, 0
+        known = self.powers.get(x)
+        if known is None:
+            size, in_s1 = self.size, x <= self.count
+            known = self.powers[x] = (-(2**x) * in_s1, (2 ** (size - x)) * (not in_s1), (size + 1) ** (size - x))
+        return known[0], known[1], (self.size - y) * known[2]
 
 
 def _edge(a: int, b: int) -> Edge:
@@ -360,7 +393,7 @@ def _edge(a: int, b: int) -> Edge:
     return (a, b) if b == BYE or (a != BYE and a < b) else (b, a)
 
 
-def _perfect(nodes: list[int], rows: Mapping[Edge, list[int]], sequence: list[int] | None) -> list[Edge] | None:
+def _perfect(nodes: list[int], rows: Mapping[Edge, list[int]], sequence: _ExchangeOrder | None) -> list[Edge] | None:
     """The perfect matching of ``nodes`` (one node left over when they are odd) best by ``rows``' digits, or None:
     a leading digit of one a pair puts the matching's cardinality first."""
     matching = _lexicographic({edge: [1, *row] for edge, row in rows.items()}, len(nodes), lead=1, sequence=sequence)
@@ -372,10 +405,10 @@ def _positive(row: list[int]) -> bool:
     return next((digit > 0 for digit in row if digit), False)
 
 
-def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, sequence: list[int] | None = None) -> list[Edge]:
+def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, sequence: _ExchangeOrder | None = None) -> list[Edge]:
     """The matching of ``rows``' edges whose sums of digits are greatest, compared most significant first
     (``nodes``: at least the nodes they join). With ``sequence`` (a homogeneous bracket's players in order), the
-    last five digits are :func:`_exchange_order`'s.
+    last five digits are :class:`_ExchangeOrder`'s.
 
     Solved in phases, a few digits each (:func:`_phases`: weights that fit a machine word where they can),
     each phase a maximum-weight matching over the edges left tight by the previous phase's optimal dual, its
@@ -410,7 +443,13 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
 
     def digits(first: int, stop: int) -> list[list[int]]:
         """The face weight (after the first phase) and digits ``first`` .. ``stop`` - 1 of the edges alive."""
-        chosen = columns[first:stop] if face is None else [[column[k] for k in alive] for column in columns[first:stop]]
+        if sequence is not None and first >= width - 3:  # D.2 c-d and D.1: rows hold zeros for these
+            late = [sequence.late(edges[k]) for k in alive]
+            chosen = [[digits[j - width + 3] for digits in late] for j in range(first, stop)]
+        elif face is None:
+            chosen = columns[first:stop]
+        else:
+            chosen = [[column[k] for k in alive] for column in columns[first:stop]]
         return ([face] if face is not None else []) + chosen
 
     def narrow(listed: list[tuple[int, int, int]]) -> list[int]:
@@ -434,7 +473,7 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
         mate = narrow([(u, v, weight) for (u, v), weight in zip(ends, _signed(digits(width - 3, width - 1), nodes))])
     assert face is not None
     face_of = {edges[k]: weight for k, weight in zip(alive, face)}
-    order = [index[v] for v in sequence if v in index]
+    order = [index[v] for v in sequence.players if v in index]
     whole = any(len(odd_set) == len(names) for odd_set in odd_sets)  # every optimum is a maximum matching
     optimal: Callable[[list[int]], bool] | None = None
     complete: Callable[[list[int], Sequence[bool]], list[int] | None] | None = None

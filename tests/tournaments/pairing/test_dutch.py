@@ -292,9 +292,9 @@ def test_explained_pairing_reports_the_avoidances() -> None:
 
 
 def test_the_exchange_order_digits_are_c04_3_ds() -> None:
-    """``dutch_bracket._exchange_order`` (its powers computed once a row) against D.1 and D.2 written out pair by
-    pair: D.2 a-d, then S2's transposition."""
-    from tournaments.pairing.dutch_bracket import _exchange_order
+    """``dutch_bracket._ExchangeOrder`` (its powers computed once a row, D.2 c-d and D.1 only when asked)
+    against D.1 and D.2 written out pair by pair: D.2 a-d, then S2's transposition."""
+    from tournaments.pairing.dutch_bracket import BYE, _ExchangeOrder
 
     rng = random.Random(35)
     for size in (1, 2, 3, 7, 12, 40):
@@ -307,7 +307,12 @@ def test_the_exchange_order_digits_are_c04_3_ds() -> None:
                 ]
                 for x in range(1, size + 1) for y in range(x + 1, size + 1)
             }  # fmt: skip
-            assert _exchange_order(players, count) == expected
+            order = _ExchangeOrder(players, count)
+            for (a, b), digits in expected.items():
+                assert order.get((a, b)) == [*digits[:2], 0, 0, 0]
+                assert order.late((a, b)) == tuple(digits[2:])
+                assert order.get((b, a)) is None and order.late((b, a)) == (0, 0, 0)
+            assert order.get((players[0], BYE)) is None and order.get((3 * size, players[0])) is None
 
 
 def test_the_rounds_compatibility_is_c1_c3_and_the_avoidances_pair_by_pair() -> None:
