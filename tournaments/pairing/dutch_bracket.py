@@ -4,7 +4,7 @@ the next score group or the whole field below, whichever provably gives the whol
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
@@ -56,6 +56,9 @@ class Bracket:
         self.sequence: _ExchangeOrder | None = None  # while a homogeneous part is matched: its players' order
         self.floats: dict[int, tuple[int, ...]] = {}  # float_cost's answers (they depend on the player alone)
         self.qualities: dict[tuple[int, int], tuple[int, ...]] = {}  # quality's, by the players' kinds
+        self.players_allowed: set[int] | None = None  # restrict's: which pairs inside the bracket edges gives
+        self.keep: set[Edge] = set()
+        self.taken: set[int] = set()
         self.outsides: dict[tuple[bool, bool, bool, int, int], tuple[int, ...]] = {}  # outside's, by kind of edge
 
     # -- the quality digits (C5-C19) -------------------------------------------------------------------------
@@ -141,20 +144,34 @@ class Bracket:
 
     # -- the matchings ----------------------------------------------------------------------------------------
 
-    def edges(self, players: set[int] | None = None, keep: set[Edge] | None = None) -> list[Edge]:
-        """Every compatible edge among the bracket and the players below, in order (by the lower place, then the
-        higher); inside the bracket only those between two of ``players`` or in ``keep`` (``players`` None:
-        every one but MDP with MDP), and the players of ``keep``'s pairs have no other edge."""
+    def restrict(self, players: set[int] | None, keep: set[Edge]) -> None:
+        """Which pairs inside the bracket :meth:`edges` gives: those between two of ``players`` or in ``keep``
+        (``players`` None: every one but MDP with MDP); the players of ``keep``'s pairs have no other edge."""
+        self.players_allowed, self.keep = players, keep
+        self.taken = {v for pair in keep for v in pair}
+
+    def edges(self, among: Collection[int] | None = None) -> list[Edge]:
+        """Every compatible edge among the bracket and the players below (:meth:`restrict` says which inside the
+        bracket), or only those between two of ``among`` (the bye node among them or not), in order: by the
+        lower place, then the higher, the bye's edges last. The whole field's edges are some n^2 / 2: a
+        bracket asks for its own and the next group's, and for all of them only when its proofs fail."""
         later, inside, moved = self.round.later, self.inside, set(self.moved)
-        keep = keep or set()
-        taken = {v for pair in keep for v in pair}
+        players, keep, taken = self.players_allowed, self.keep, self.taken
         first_lower = self.lower[0] if self.lower else len(self.round.players)
+        nodes = self.members + self.lower
+        if among is not None:
+            nodes = [v for v in nodes if v in among]
         result: list[Edge] = []
-        for a in self.members:
+        for a in nodes:
+            if a >= first_lower:
+                result.extend([(a, b) for b in later[a]] if among is None else [(a, b) for b in later[a] if b in among])
+                continue
             if a in taken:
-                result.extend((a, b) for b in later[a] if (a, b) in keep)
+                result.extend((a, b) for b in later[a] if (a, b) in keep and (among is None or b in among))
                 continue
             for b in later[a]:
+                if among is not None and b not in among:
+                    continue
                 if b >= first_lower:
                     result.append((a, b))
                 elif b in inside and b not in taken:
@@ -163,21 +180,80 @@ class Bracket:
                             result.append((a, b))
                     elif a in players and b in players:
                         result.append((a, b))
-        for a in self.lower:
-            result.extend([(a, b) for b in later[a]])
-        if self.round.odd:
+        if self.round.odd and (among is None or BYE in among):
             bye_ok = self.round.bye_ok
-            result.extend((v, BYE) for v in self.members + self.lower if v in bye_ok and v not in taken)
+            result.extend((v, BYE) for v in nodes if v in bye_ok and v not in taken)
         return result
 
-    def match(self, edges: list[Edge], order: _Order, order_size: int) -> list[Edge]:
-        """The matching maximising the quality digits, then the ``order`` digits (absent: zeros); returns the
-        pairs made inside the bracket."""
+    def completes(self, left: list[int], apart: set[int], bye_apart: set[int], weightless: Callable[[Edge], bool]) -> bool:
+        """Whether ``left`` (ranked, the bye node last if among them) can be paired among themselves by the edges
+        :meth:`edges` gives that are ``weightless``.
+
+        First greedily, by edges that are weightless whatever their digits: no two of ``apart``, the bye to
+        none of ``bye_apart``, no two players of the bracket, no player of a kept pair (a sufficient proof,
+        which nearly always holds: a Swiss field below a bracket pairs easily). Else by a cardinality matching
+        over every such edge."""
+        if self._greedy_completes(left, apart, bye_apart):
+            return True
+        local = {v: index for index, v in enumerate(left)}
+        adjacency: list[list[int]] = [[] for _ in left]
+        for edge in self.edges(local):
+            if weightless(edge):
+                adjacency[local[edge[0]]].append(local[edge[1]])
+                adjacency[local[edge[1]]].append(local[edge[0]])
+        return is_perfect(adjacency)
+
+    def _greedy_completes(self, left: list[int], apart: set[int], bye_apart: set[int]) -> bool:
+        taken, inside, compat = self.taken, self.inside, self.round.compat
+        if any(v in taken for v in left):
+            return False
+        free = [v for v in left if v != BYE]
+        if len(free) < len(left):
+            bye_ok = self.round.bye_ok
+            taker = next((v for v in reversed(free) if v in bye_ok and v not in bye_apart), None)
+            if taker is None:
+                return False
+            free.remove(taker)
+        while free:
+            a = free[0]
+            compat_a, apart_a, inside_a = compat[a], a in apart, a in inside
+            for j in range(1, len(free)):
+                b = free[j]
+                if b in compat_a and not (apart_a and b in apart) and not (inside_a and b in inside):
+                    del free[j]
+                    del free[0]
+                    break
+            else:
+                return False
+        return True
+
+    def _greedy_unpaired(self, players: list[int]) -> set[int]:
+        """The players (of the lower groups: no bracket rule applies) that ``cardinality``'s greedy start leaves
+        unpaired: each in turn takes the first compatible player after him still free (a player left unpaired
+        has no compatible player free after him, so none takes him later)."""
+        compat = self.round.compat
+        free = list(players)
+        unpaired: set[int] = set()
+        while free:
+            a = free[0]
+            compat_a = compat[a]
+            for j in range(1, len(free)):
+                if free[j] in compat_a:
+                    del free[j]
+                    break
+            else:
+                unpaired.add(a)
+            del free[0]
+        return unpaired
+
+    def match(self, order: _Order, order_size: int) -> list[Edge]:
+        """The matching maximising the quality digits, then the ``order`` digits (absent: zeros), over the edges
+        :meth:`restrict` allows; returns the pairs made inside the bracket."""
         if self.round.strict:
-            pairs = self.match_near(edges, order, order_size)
+            pairs = self.match_near(order, order_size)
             if pairs is not None:
                 return pairs
-        rows = self.rows(edges, order, order_size)
+        rows = self.rows(self.edges(), order, order_size)
         nodes = self.members + self.lower + ([BYE] if self.round.odd else [])
         matching = _perfect(nodes, rows, self.sequence)
         if matching is None:
@@ -206,7 +282,7 @@ class Bracket:
             result[edge] = [broken, *digits, *(zeros if ranked is None else ranked)]
         return result
 
-    def match_near(self, edges: list[Edge], order: _Order, order_size: int) -> list[Edge] | None:
+    def match_near(self, order: _Order, order_size: int) -> list[Edge] | None:
         """:meth:`match` over the bracket and the next score group only, when that provably is the whole field's
         matching; None when the proof fails (then the whole field is matched).
 
@@ -214,27 +290,25 @@ class Bracket:
         maximum-weight matching, completion set aside, bounds every pairing of the round. When the players it
         leaves free and the players below can be paired by weightless edges (a cardinality matching), the
         bound is reached and the bracket's pairs are those (the order digits make them unique)."""
-        thin = self.match_thin(edges, order, order_size)
+        thin = self.match_thin(order, order_size)
         if thin is not None:
             return thin
         heavy = set(self.members) | self.following | {BYE}
-        rows = self.rows((edge for edge in edges if edge[0] in heavy and edge[1] in heavy), order, order_size)
+        rows = self.rows(self.edges(heavy), order, order_size)
         matching = _lexicographic({edge: row for edge, row in rows.items() if _positive(row)}, len(heavy), sequence=self.sequence)
         matched = {v for pair in matching for v in pair}
         left = [v for v in self.members + self.lower if v not in matched]
         if self.round.odd and BYE not in matched:
             left.append(BYE)
-        local = {v: index for index, v in enumerate(left)}
-        adjacency: list[list[int]] = [[] for _ in left]
-        for a, b in edges:
-            if a in local and b in local and (a not in heavy or b not in heavy or not any(rows[(a, b)])):
-                adjacency[local[a]].append(local[b])
-                adjacency[local[b]].append(local[a])
-        if not is_perfect(adjacency):
+
+        def weightless(edge: Edge) -> bool:
+            return edge[0] not in heavy or edge[1] not in heavy or not any(rows[edge])
+
+        if not self.completes(left, heavy - {BYE}, heavy, weightless):
             return None
         return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
 
-    def match_thin(self, edges: list[Edge], order: _Order, order_size: int) -> list[Edge] | None:
+    def match_thin(self, order: _Order, order_size: int) -> list[Edge] | None:
         """:meth:`match_near` with only the first players of a large next score group, when that is proven
         too; None when it is not (or the group is not large).
 
@@ -250,10 +324,8 @@ class Bracket:
         if len(following) < need + 4:
             return None
         place = {v: index for index, v in enumerate(following)}
-        reach: dict[int, list[int]] = {m: [] for m in self.members}
-        for a, b in edges:
-            if a in members and b in place:
-                reach[a].append(place[b])
+        later, taken = self.round.later, self.taken
+        reach = {m: [] if m in taken else [place[b] for b in later[m] if b in place] for m in self.members}
         cut = max((sorted(found)[min(need, len(found)) - 1] + 1 for found in reach.values() if found), default=0)
         cut = max(cut, 2)
         cut += (len(following) - cut) % 2
@@ -261,10 +333,7 @@ class Bracket:
             return None
         chosen = set(following[:cut])
         heavy = members | chosen | {BYE}
-        rows = self.rows(
-            (edge for edge in edges if edge[0] in heavy and edge[1] in heavy and not (edge[0] in chosen and edge[1] in chosen)),
-            order, order_size,
-        )  # fmt: skip
+        rows = self.rows((edge for edge in self.edges(heavy) if not (edge[0] in chosen and edge[1] in chosen)), order, order_size)
         group_pair = [0, *self.outside(following[0], following[1]), *([0] * order_size)]
         for index, a in enumerate(following[:cut]):
             for b in following[index + 1 : cut]:
@@ -275,31 +344,30 @@ class Bracket:
         ]
         matched = {v for pair in matching for v in pair}
         group_left = [v for v in following if v not in matched]
-        local = {v: index for index, v in enumerate(group_left)}
-        adjacency: list[list[int]] = [[] for _ in group_left]
-        for a, b in edges:
-            if a in local and b in local:
+        unpaired = self._greedy_unpaired(group_left)
+        if len(unpaired) != len(group_left) % 2:  # else a maximum matching: greedy's, when it pairs all it can
+            local = {v: index for index, v in enumerate(group_left)}
+            adjacency: list[list[int]] = [[] for _ in group_left]
+            for a, b in self.edges(local):
                 adjacency[local[a]].append(local[b])
                 adjacency[local[b]].append(local[a])
-        mate = maximum_matching(adjacency)
-        if mate.count(FREE) > len(group_left) % 2:
+            mate = maximum_matching(adjacency)
+            unpaired = {v for v, partner in zip(group_left, mate) if partner == FREE}
+        if len(unpaired) > len(group_left) % 2:
             return None
-        matched |= {v for v, partner in zip(group_left, mate) if partner != FREE}
+        matched |= {v for v in group_left if v not in unpaired}
         left = [v for v in self.members + self.lower if v not in matched]
         if self.round.odd and BYE not in matched:
             left.append(BYE)
-        local = {v: index for index, v in enumerate(left)}
-        adjacency = [[] for _ in left]
         weighty = members | self.following
-        for a, b in edges:
-            if a in local and b in local:
-                if b == BYE and a in members and any(self.row((a, b), order, order_size)):
-                    continue
-                if b != BYE and a in weighty and b in weighty:
-                    continue
-                adjacency[local[a]].append(local[b])
-                adjacency[local[b]].append(local[a])
-        if not is_perfect(adjacency):
+
+        def weightless(edge: Edge) -> bool:
+            a, b = edge
+            if b == BYE:
+                return a not in members or not any(self.row(edge, order, order_size))
+            return a not in weighty or b not in weighty
+
+        if not self.completes(left, weighty, members, weightless):
             return None
         return sorted((a, b) for a, b in matching if a in self.inside and b in self.inside)
 
@@ -335,7 +403,8 @@ class Bracket:
         for i, m in enumerate(moved):
             for j, r in enumerate(residents):
                 order[(m, r)] = [2 ** (len(moved) - i), (len(residents) - j) * width ** (len(moved) - i)]
-        pairs = self.match(self.edges(), order, 2)
+        self.restrict(None, set())
+        pairs = self.match(order, 2)
         return [pair for pair in pairs if pair[0] in set(moved)]
 
     def pair_homogeneous(self, players: list[int], fixed: list[Edge]) -> list[Edge]:
@@ -344,11 +413,11 @@ class Bracket:
         S1 is the first P players, P the pairs the quality criteria make; P is first taken to be half the
         players and the matching done again with the P it found when that was wrong."""
         keep = set(fixed)
-        edges = self.edges(set(players), keep)
+        self.restrict(set(players), keep)
         count = len(players) // 2
         while True:
             self.sequence = _ExchangeOrder(players, count)
-            pairs = [pair for pair in self.match(edges, self.sequence, 5) if pair not in keep]
+            pairs = [pair for pair in self.match(self.sequence, 5) if pair not in keep]
             self.sequence = None
             if len(pairs) == count:
                 return pairs
