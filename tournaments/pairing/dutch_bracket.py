@@ -4,7 +4,7 @@ the next score group or the whole field below, whichever provably gives the whol
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
@@ -60,6 +60,7 @@ class Bracket:
         self.keep: set[Edge] = set()
         self.taken: set[int] = set()
         self.outsides: dict[tuple[bool, bool, bool, int, int], tuple[int, ...]] = {}  # outside's, by kind of edge
+        self.byes: dict[tuple[int, ...], tuple[int, ...]] = {}  # bye's, interned
 
     # -- the quality digits (C5-C19) -------------------------------------------------------------------------
 
@@ -108,7 +109,7 @@ class Bracket:
             known = self.qualities[key] = tuple(x + y - z for x, y, z in zip(fa, fb, cost))
         return list(known)
 
-    def outside(self, a: int, b: int) -> Sequence[int]:
+    def outside(self, a: int, b: int) -> tuple[int, ...]:
         """The digits of an edge not inside the bracket: C7's pairs and PSD of the next bracket only. They depend
         on which end is in the next group, whether one is in the bracket, and the two scores: computed once a
         kind of edge."""
@@ -133,14 +134,14 @@ class Bracket:
             digits[3] = saved - _psd_cost(base, abs(units[0] - units[1])) if units[0] != units[1] else saved - 1
         return digits
 
-    def bye(self, v: int) -> list[int]:
+    def bye(self, v: int) -> tuple[int, ...]:
         """The digits of the bye going to ``v``: the bye assignee's unplayed games are minimised, when the
-        bracket is where he floats from (C.04.3 2025, after C7)."""
+        bracket is where he floats from (C.04.3 2025, after C7). Equal digits are one tuple."""
         digits = [0] * DIGITS
         if v in self.inside and self.weigh_bye:
             entrant = self.round.players[v].entrant
             digits[4] = len(entrant.opponents) - len(entrant.floats)
-        return digits
+        return self.byes.setdefault(tuple(digits), tuple(digits))
 
     # -- the matchings ----------------------------------------------------------------------------------------
 
@@ -262,25 +263,35 @@ class Bracket:
 
     def row(self, edge: Edge, order: _Order, order_size: int) -> list[int]:
         """The digits of an edge: avoidances broken, the quality digits, then the ``order`` digits."""
-        return self.rows([edge], order, order_size)[edge]
+        return self.rows([edge], order, order_size).row(0)
 
-    def rows(self, edges: Iterable[Edge], order: _Order, order_size: int) -> dict[Edge, list[int]]:
-        """:meth:`row` of each of ``edges`` (one loop: a bracket has up to some 150,000 edges)."""
+    def rows(self, edges: Iterable[Edge], order: _Order, order_size: int) -> _Rows:
+        """:meth:`row` of each of ``edges`` (one loop: a bracket has up to some 150,000 edges), by column: an
+        edge's digits before the order's are one of a few rows (by the players' kinds), kept once."""
         inside, avoided, kinds, qualities = self.inside, self.round.avoided, self.round.kinds, self.qualities
-        zeros = [0] * order_size
-        result: dict[Edge, list[int]] = {}
+        rows = _Rows(order_size)
+        fixed, found = rows.table, rows.found
         for edge in edges:
             a, b = edge
-            digits: Sequence[int]
+            digits: tuple[int, ...]
             if a in inside and b in inside:
                 known = qualities.get((kinds[a], kinds[b]))
-                digits = known if known is not None else self.quality(a, b)
+                if known is None:
+                    self.quality(a, b)
+                    known = qualities[(kinds[a], kinds[b])]
+                digits = known
+            elif b != BYE:
+                digits = self.outside(a, b)
             else:
-                digits = self.outside(a, b) if b != BYE else self.bye(a)
+                digits = self.bye(a)
             broken = -1 if b != BYE and b in avoided[a] else 0  # avoidances broken: before everything
-            ranked = order.get(edge)
-            result[edge] = [broken, *digits, *(zeros if ranked is None else ranked)]
-        return result
+            key = (broken, id(digits))  # the digits are the caches' tuples (bye's: interned), alive meanwhile
+            kind = fixed.get(key)
+            if kind is None:
+                kind = fixed[key] = len(found)
+                found.append((broken, *digits))
+            rows.add(edge, kind, order.get(edge))
+        return rows
 
     def match_near(self, order: _Order, order_size: int) -> list[Edge] | None:
         """:meth:`match` over the bracket and the next score group only, when that provably is the whole field's
@@ -295,14 +306,14 @@ class Bracket:
             return thin
         heavy = set(self.members) | self.following | {BYE}
         rows = self.rows(self.edges(heavy), order, order_size)
-        matching = _lexicographic({edge: row for edge, row in rows.items() if _positive(row)}, len(heavy), sequence=self.sequence)
+        matching = _lexicographic(rows.positive(), len(heavy), sequence=self.sequence)
         matched = {v for pair in matching for v in pair}
         left = [v for v in self.members + self.lower if v not in matched]
         if self.round.odd and BYE not in matched:
             left.append(BYE)
 
         def weightless(edge: Edge) -> bool:
-            return edge[0] not in heavy or edge[1] not in heavy or not any(rows[edge])
+            return edge[0] not in heavy or edge[1] not in heavy or not any(rows.of(edge))
 
         if not self.completes(left, heavy - {BYE}, heavy, weightless):
             return None
@@ -334,12 +345,13 @@ class Bracket:
         chosen = set(following[:cut])
         heavy = members | chosen | {BYE}
         rows = self.rows((edge for edge in self.edges(heavy) if not (edge[0] in chosen and edge[1] in chosen)), order, order_size)
-        group_pair = [0, *self.outside(following[0], following[1]), *([0] * order_size)]
+        rows.table[(0, -1)] = group_pair = len(rows.found)  # (the key of no edge rows made)
+        rows.found.append((0, *self.outside(following[0], following[1])))
         for index, a in enumerate(following[:cut]):
             for b in following[index + 1 : cut]:
-                rows[(a, b)] = group_pair
+                rows.add((a, b), group_pair, None)
         matching = [
-            pair for pair in _lexicographic({edge: row for edge, row in rows.items() if _positive(row)}, len(heavy), sequence=self.sequence)
+            pair for pair in _lexicographic(rows.positive(), len(heavy), sequence=self.sequence)
             if pair[0] in members or pair[1] in members
         ]
         matched = {v for pair in matching for v in pair}
@@ -424,6 +436,91 @@ class Bracket:
             count = len(pairs)
 
 
+class _Rows:
+    """Edges and their digits (``Bracket.rows``), kept by column: an edge's digits before the order's (the
+    avoidances broken and the quality or outside digits) are one of the rows ``found`` (a bracket has a few
+    kinds of player, so a few such rows), its order digits a list or None for zeros (an ``_ExchangeOrder``
+    shares one list among the edges of a player). A column is read off these per edge only when a phase
+    of :func:`_lexicographic` needs it, and a column that is zero everywhere never is."""
+
+    __slots__ = ("edges", "fixed_kinds", "orders", "found", "table", "order_size", "_index")
+
+    def __init__(self, order_size: int) -> None:
+        self.edges: list[Edge] = []
+        self.fixed_kinds: list[int] = []  # each edge's index into ``found``
+        self.orders: list[list[int] | None] = []
+        self.found: list[tuple[int, ...]] = []
+        self.table: dict[object, int] = {}  # Bracket.rows's keys of ``found``
+        self.order_size = order_size
+        self._index: dict[Edge, int] | None = None
+
+    def add(self, edge: Edge, kind: int, order: list[int] | None) -> None:
+        self.edges.append(edge)
+        self.fixed_kinds.append(kind)
+        self.orders.append(order)
+
+    @property
+    def fixed(self) -> int:
+        """The number of digits before the order's."""
+        return len(self.found[0]) if self.found else DIGITS + 1
+
+    @property
+    def width(self) -> int:
+        return self.fixed + self.order_size
+
+    def row(self, i: int) -> list[int]:
+        order = self.orders[i]
+        return [*self.found[self.fixed_kinds[i]], *(order if order is not None else [0] * self.order_size)]
+
+    def of(self, edge: Edge) -> list[int]:
+        """The row of ``edge`` (one of ``edges``)."""
+        if self._index is None:
+            self._index = {e: i for i, e in enumerate(self.edges)}
+        return self.row(self._index[edge])
+
+    def column(self, k: int, among: list[int] | None) -> list[int]:
+        """Digit ``k`` of every edge, or of the edges ``among`` (indices), in their order."""
+        if k < self.fixed:
+            values = [row[k] for row in self.found]
+            kinds = self.fixed_kinds
+            return [values[q] for q in kinds] if among is None else [values[kinds[i]] for i in among]
+        j, orders = k - self.fixed, self.orders
+        if among is None:
+            return [0 if order is None else order[j] for order in orders]
+        return [0 if orders[i] is None else orders[i][j] for i in among]  # type: ignore[index]
+
+    def maxima(self) -> list[int]:
+        """Each digit's largest absolute value over the edges."""
+        present = [self.found[q] for q in set(self.fixed_kinds)]
+        result = [max((abs(row[k]) for row in present), default=0) for k in range(self.fixed)]
+        orders = list({id(order): order for order in self.orders if order is not None}.values())
+        result.extend(max((abs(order[j]) for order in orders), default=0) for j in range(self.order_size))
+        return result
+
+    def positive(self) -> _Rows:
+        """The edges whose weight (see :func:`_signed`) is positive: its first digit that is not zero is."""
+        signs = [next((digit > 0 for digit in row if digit), None) for row in self.found]
+        known: dict[int, bool] = {}
+        result = _Rows(self.order_size)
+        result.found, result.table = self.found, self.table
+        for edge, kind, order in zip(self.edges, self.fixed_kinds, self.orders):
+            sign = signs[kind]
+            if sign is None and order is not None:
+                sign = known.get(id(order))
+                if sign is None:
+                    sign = known[id(order)] = _positive(order)
+            if sign:
+                result.add(edge, kind, order)
+        return result
+
+    def led(self) -> _Rows:
+        """These rows with a leading digit of one an edge."""
+        result = _Rows(self.order_size)
+        result.edges, result.fixed_kinds, result.orders = self.edges, self.fixed_kinds, self.orders
+        result.found = [(1, *row) for row in self.found]
+        return result
+
+
 class _ExchangeOrder:
     """The digits that rank a homogeneous bracket's candidates as C.04.3 D generates them, S1 being the first
     ``count`` of ``players`` (see dutch's docstring), x and y the bracket sequence numbers (BSN) of an edge's
@@ -438,12 +535,13 @@ class _ExchangeOrder:
         self.players, self.count, self.size = players, count, len(players)
         self.place = {v: x for x, v in enumerate(players, start=1)}
         self.powers: dict[int, tuple[int, int, int]] = {}  # by x: D.2 c, D.2 d and D.1's unit
+        self.rows = {x: [-int(x > count), -x, 0, 0, 0] for x in self.place.values()}  # one list by x, shared
 
     def get(self, edge: Edge) -> list[int] | None:
         x, y = self.place.get(edge[0]), self.place.get(edge[1])
         if x is None or y is None or x >= y:
             return None
-        return [-int(x > self.count), -x, 0, 0, 0]
+        return self.rows[x]
 
     def late(self, edge: Edge) -> tuple[int, int, int]:
         """D.2 c, D.2 d and D.1 of an edge of the sequence (zeros for any other)."""
@@ -462,10 +560,10 @@ def _edge(a: int, b: int) -> Edge:
     return (a, b) if b == BYE or (a != BYE and a < b) else (b, a)
 
 
-def _perfect(nodes: list[int], rows: Mapping[Edge, list[int]], sequence: _ExchangeOrder | None) -> list[Edge] | None:
+def _perfect(nodes: list[int], rows: _Rows, sequence: _ExchangeOrder | None) -> list[Edge] | None:
     """The perfect matching of ``nodes`` (one node left over when they are odd) best by ``rows``' digits, or None:
     a leading digit of one a pair puts the matching's cardinality first."""
-    matching = _lexicographic({edge: [1, *row] for edge, row in rows.items()}, len(nodes), lead=1, sequence=sequence)
+    matching = _lexicographic(rows.led(), len(nodes), lead=1, sequence=sequence)
     return matching if 2 * len(matching) >= len(nodes) - 1 else None
 
 
@@ -474,7 +572,7 @@ def _positive(row: list[int]) -> bool:
     return next((digit > 0 for digit in row if digit), False)
 
 
-def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, sequence: _ExchangeOrder | None = None) -> list[Edge]:
+def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOrder | None = None) -> list[Edge]:
     """The matching of ``rows``' edges whose sums of digits are greatest, compared most significant first
     (``nodes``: at least the nodes they join). With ``sequence`` (a homogeneous bracket's players in order), the
     last five digits are :class:`_ExchangeOrder`'s.
@@ -496,14 +594,14 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
     by a face-weight matching when the cardinality check alone falls short (:func:`_face_checks`), so the
     first transposition found is the first among the optimal candidates. Its face weight is checked against
     the optimum's once more, and the transposition digit matched as one more phase if it ever fell short."""
-    edges = list(rows)
+    edges = rows.edges
     if not edges:
         return []
-    width = len(rows[edges[0]])
-    index: dict[int, int] = {}
-    ends = [(index.setdefault(a, len(index)), index.setdefault(b, len(index))) for a, b in edges]
+    width = rows.width
+    index = {v: k for k, v in enumerate(dict.fromkeys([v for edge in edges for v in edge]))}  # by first appearance
+    ends = [(index[a], index[b]) for a, b in edges]
     names = list(index)
-    columns = [list(column) for column in zip(*rows.values())]  # digit by digit, edges in ``edges``' order
+    maxima = rows.maxima()
     alive = list(range(len(edges)))  # the edges still in play (tight so far), as indices into ``edges``
     face: list[int] | None = None  # the last phase's face weights (one an edge alive), and its optimum
     mate: list[int] = []
@@ -515,10 +613,8 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
         if sequence is not None and first >= width - 3:  # D.2 c-d and D.1: rows hold zeros for these
             late = [sequence.late(edges[k]) for k in alive]
             chosen = [[digits[j - width + 3] for digits in late] for j in range(first, stop)]
-        elif face is None:
-            chosen = columns[first:stop]
-        else:
-            chosen = [[column[k] for k in alive] for column in columns[first:stop]]
+        else:  # the columns that are zero everywhere add nothing to a weight (_signed): not read
+            chosen = [rows.column(k, None if face is None else alive) for k in range(first, stop) if maxima[k]]
         return ([face] if face is not None else []) + chosen
 
     def narrow(listed: list[tuple[int, int, int]]) -> list[int]:
@@ -530,14 +626,14 @@ def _lexicographic(rows: Mapping[Edge, list[int]], nodes: int, lead: int = 0, se
         return found
 
     last = width - 3 if sequence is not None else width
-    for start, stop in _phases([max(map(abs, column)) for column in columns], nodes, last):
+    for start, stop in _phases(maxima, nodes, last):
         listed = [(u, v, weight) for (u, v), weight in zip(ends, _signed(digits(start, stop), nodes))]
         if stop == width:
             mate = max_weight_matching(len(names), listed)
             return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
         mate = narrow(listed)
     assert sequence is not None and face is not None
-    exchanged = sum(rows[_edge(names[v], names[u])][width - 5] for v, u in enumerate(mate) if u > v)
+    exchanged = sum(rows.of(_edge(names[v], names[u]))[width - 5] for v, u in enumerate(mate) if u > v)
     if exchanged:  # D.2 c-d
         mate = narrow([(u, v, weight) for (u, v), weight in zip(ends, _signed(digits(width - 3, width - 1), nodes))])
     assert face is not None
