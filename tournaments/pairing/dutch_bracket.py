@@ -11,7 +11,7 @@ from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
 from tournaments.pairing.first_attack import conflict
 from tournaments.pairing.model import Float, PairingError
 from tournaments.pairing.transposition import first_transposition
-from tournaments.pairing.weighted import max_weight_matching, optimal_face
+from tournaments.pairing.weighted import max_weight_matching, max_weight_matching_split, optimal_face_split
 
 if TYPE_CHECKING:
     from tournaments.pairing.dutch import _Round
@@ -617,25 +617,26 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
             chosen = [rows.column(k, None if face is None else alive) for k in range(first, stop) if maxima[k]]
         return ([face] if face is not None else []) + chosen
 
-    def narrow(listed: list[tuple[int, int, int]]) -> list[int]:
-        """Match ``listed`` for its optimal face, keep its tight edges alive; the matching's partners."""
+    def narrow(weights: list[int]) -> list[int]:
+        """Match the edges alive by ``weights`` for its optimal face, keep its tight edges alive; the matching's
+        partners."""
         nonlocal alive, ends, face, positive, odd_sets
-        found, kept, positive, odd_sets, face = optimal_face(len(names), listed)
+        found, kept, positive, odd_sets, face = optimal_face_split(len(names), ends, weights)
         alive = [alive[k] for k in kept]
         ends = [ends[k] for k in kept]
         return found
 
     last = width - 3 if sequence is not None else width
     for start, stop in _phases(maxima, nodes, last):
-        listed = [(u, v, weight) for (u, v), weight in zip(ends, _signed(digits(start, stop), nodes))]
+        weights = _signed(digits(start, stop), nodes, len(alive))
         if stop == width:
-            mate = max_weight_matching(len(names), listed)
+            mate = max_weight_matching_split(len(names), ends, weights)
             return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
-        mate = narrow(listed)
+        mate = narrow(weights)
     assert sequence is not None and face is not None
     exchanged = sum(rows.of(_edge(names[v], names[u]))[width - 5] for v, u in enumerate(mate) if u > v)
     if exchanged:  # D.2 c-d
-        mate = narrow([(u, v, weight) for (u, v), weight in zip(ends, _signed(digits(width - 3, width - 1), nodes))])
+        mate = narrow(_signed(digits(width - 3, width - 1), nodes, len(alive)))
     assert face is not None
     face_of = {edges[k]: weight for k, weight in zip(alive, face)}
     order = [index[v] for v in sequence.players if v in index]
@@ -650,8 +651,8 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
         best = [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
         if sum(face_of[edge] for edge in found) == sum(face_of[edge] for edge in best):
             return found
-    weights = _signed(digits(width - 1, width), nodes)
-    mate = max_weight_matching(len(names), [(u, v, weight) for (u, v), weight in zip(ends, weights)])
+    weights = _signed(digits(width - 1, width), nodes, len(alive))
+    mate = max_weight_matching_split(len(names), ends, weights)
     return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
 
 
@@ -705,15 +706,15 @@ def _phases(maxima: list[int], nodes: int, last: int) -> list[tuple[int, int]]:
     return groups
 
 
-def _signed(digits: list[list[int]], nodes: int) -> list[int]:
-    """Integer weights that compare matchings digit by digit: ``digits[k][i]`` is edge i's k-th digit (signed,
-    most significant first). Each digit's base is 2 * (nodes // 2 + 1) times its largest absolute value, plus
-    one, so that no matching's sum of a digit reaches the next digit's unit."""
+def _signed(digits: list[list[int]], nodes: int, count: int) -> list[int]:
+    """Integer weights of ``count`` edges that compare matchings digit by digit: ``digits[k][i]`` is edge i's
+    k-th digit (signed, most significant first). Each digit's base is 2 * (nodes // 2 + 1) times its largest
+    absolute value, plus one, so that no matching's sum of a digit reaches the next digit's unit."""
     pairs = nodes // 2 + 1
-    weights = [0] * len(digits[0]) if digits else []
+    weights: list[int] | None = None
     for column in digits:
         top = max(map(abs, column), default=0)
         if top:
             base = 2 * pairs * top + 1
-            weights = [weight * base + digit for weight, digit in zip(weights, column)]
-    return weights
+            weights = list(column) if weights is None else [weight * base + digit for weight, digit in zip(weights, column)]
+    return [0] * count if weights is None else weights

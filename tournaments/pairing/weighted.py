@@ -53,6 +53,43 @@ def _python_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcardin
 Face = tuple[list[int], list[int], list[bool], list[list[int]], list[int]]
 
 
+def max_weight_matching_split(size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int]) -> list[int]:
+    """:func:`max_weight_matching` of the edges ``ends[k]`` of weight ``weights[k]`` (no tuple made an edge
+    unless this module's own code has to run)."""
+    if not ends:
+        return [NONE] * size
+    run = weighted_native.start_split(size, ends, weights)
+    if run is not None:
+        try:
+            mate = run.solve(False)
+        finally:
+            run.close()
+        if mate is not None:
+            return mate
+    return _python_matching(size, [(u, v, w) for (u, v), w in zip(ends, weights)], False)
+
+
+def optimal_face_split(size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int]) -> Face:
+    """:func:`optimal_face` of the edges ``ends[k]`` of weight ``weights[k]``."""
+    if not ends:
+        return [NONE] * size, [], [False] * size, [], []
+    run = weighted_native.start_split(size, ends, weights)
+    if run is not None:
+        try:
+            mate = run.solve(False)
+            found = run.face() if mate is not None else None
+            if mate is not None and found is not None:
+                slacks, held, dual, base = found
+                odd_sets = [run.leaves(b) for b in range(size, 2 * size) if base[b] >= 0 and dual[b] > 0]
+                tight = [k for k, slack in enumerate(slacks) if slack == 0]
+                positive = [d > 0 for d in dual[:size]]
+                face = [int(positive[ends[k][0]]) + int(positive[ends[k][1]]) + 2 * held[k] for k in tight]
+                return mate, tight, positive, odd_sets, face
+        finally:
+            run.close()
+    return _python_face(size, [(u, v, w) for (u, v), w in zip(ends, weights)])
+
+
 def optimal_face(size: int, edges: Sequence[tuple[int, int, int]]) -> Face:
     """A maximum-weight matching and what its optimal dual solution says of every other: (the matching as
     partners, the edges tight under the dual (indices into ``edges``), the nodes of positive dual, the node

@@ -18,6 +18,7 @@ import ctypes
 import sys
 from array import array
 from collections.abc import Sequence
+from itertools import chain
 
 # Beside this module (by string: the pure core imports no file-system module; tests/tournaments/pairing/test_purity.py)
 LIBRARY = __file__[: len(__file__) - len(__file__.replace("\\", "/").rsplit("/", 1)[-1])] + "_weighted_native.so"
@@ -117,15 +118,19 @@ def start(size: int, edges: Sequence[tuple[int, int, int]]) -> NativeRun | None:
     """A C matcher over the graph, or None when it cannot run it (no library, a weight out of bounds, an edge
     that is not between two distinct nodes of 0..size-1, a size past 2 ** 61 - 1, or no memory): ``weighted``
     then runs its own code."""
-    if _library is None or not edges or not 0 < size <= _MAX_SIZE:  # ctypes would pass 2 ** 64 + 3 as 3
+    return start_split(size, [(u, v) for u, v, _ in edges], [w for _, _, w in edges])
+
+
+def start_split(size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int]) -> NativeRun | None:
+    """:func:`start` over the edges ``ends[k]`` of weight ``weights[k]``."""
+    if _library is None or not ends or not 0 < size <= _MAX_SIZE:  # ctypes would pass 2 ** 64 + 3 as 3
         return None
-    weights = [w for _, _, w in edges]
     top, bottom = max(weights), min(weights)
     wide = top >= _LIMIT or bottom <= -_LIMIT
     if wide and (not _wide or top >= _WIDE_LIMIT or bottom <= -_WIDE_LIMIT):
         return None
     try:
-        ends = array("q", [x for u, v, _ in edges for x in (u, v)])
+        flat = array("q", chain.from_iterable(ends))
         if wide:
             packed = array("Q", [x for w in weights for x in (w & _MASK, (w >> 64) & _MASK)])
         else:
@@ -133,7 +138,7 @@ def start(size: int, edges: Sequence[tuple[int, int, int]]) -> NativeRun | None:
     except (OverflowError, TypeError):
         return None
     new = _library.wm128_new if wide else _library.wm_new
-    handle = new(size, len(edges), _address(ends), _address(packed))
+    handle = new(size, len(ends), _address(flat), _address(packed))
     if not handle:
         return None
-    return NativeRun(_library, handle, size, len(edges), wide)
+    return NativeRun(_library, handle, size, len(ends), wide)
