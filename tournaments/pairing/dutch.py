@@ -283,27 +283,28 @@ class _Round:
             numbers.setdefault((p.units, p.preference, p.last, p.before, _run(p.entrant.sides)), len(numbers))
             for p in players
         ]
-        self.compat: list[set[int]] = [set() for _ in players]
-        # Each player's compatible players ranked below him, in order (the brackets' edges are read off these).
-        self.later: list[list[int]] = [[] for _ in players]
-        # :meth:`allowed` for every pair, each asked once (C3 and the avoidances are symmetric). C3 forbids a pair
-        # when both want the same side absolutely (``conflict(...).absolute``: the weaker of the two preferences
-        # is absolute) and neither is a topscorer: each player's side wanted absolutely, compared by identity.
+        # :meth:`compatible` for every pair, by set operations: C1 (``met``, read from each player's side: a
+        # player's compatible set leaves out whom he has met), the avoidances while strict, and C3, which forbids
+        # a pair when both want the same side absolutely (``conflict(...).absolute``: the weaker of the two
+        # preferences is absolute) and neither is a topscorer: the players who want a side absolutely and are
+        # not topscorers form one class a side, which such a player's set leaves out whole.
         hard = [p.preference.side if p.preference.strength is Strength.ABSOLUTE else None for p in players]
-        met, compat, avoided, top, strict = self.met, self.compat, self.avoided, self.top, self.strict
+        classes: dict[Side, set[int]] = {}
+        for v, side in enumerate(hard):
+            if side is not None and v not in self.top:
+                classes.setdefault(side, set()).add(v)
+        everyone = set(range(len(players)))
+        nobody: set[int] = set()
+        self.compat: list[set[int]] = []
+        # Each player's compatible players ranked below him, in order (the brackets' edges are read off these).
+        self.later: list[list[int]] = []
         for a in range(len(players)):
-            side, met_a, compat_a, avoided_a, top_a = hard[a], met[a], compat[a], avoided[a], a in top
-            later_a = self.later[a]
-            for b in range(a + 1, len(players)):
-                if strict and b in avoided_a:
-                    continue
-                if side is not None and hard[b] is side and not top_a and b not in top:
-                    continue
-                if b not in met_a:
-                    compat_a.add(b)
-                    later_a.append(b)
-                if a not in met[b]:
-                    compat[b].add(a)
+            side = hard[a]
+            barred = classes[side] if side is not None and a not in self.top else nobody
+            compat_a = everyone.difference(self.met[a], barred, self.avoided[a] if strict else nobody)
+            compat_a.discard(a)
+            self.compat.append(compat_a)
+            self.later.append([b for b in range(a + 1, len(players)) if b in compat_a])
         self.odd = len(players) % 2 == 1
         self.bye_ok = {place for place, player in enumerate(players) if player.may_get_bye}
         self.bye_units: int | None = None

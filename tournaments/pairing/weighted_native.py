@@ -132,7 +132,7 @@ def start_split(size: int, ends: Sequence[tuple[int, int]], weights: Sequence[in
     try:
         flat = array("q", chain.from_iterable(ends))
         if wide:
-            packed = array("Q", [x for w in weights for x in (w & _MASK, (w >> 64) & _MASK)])
+            packed = array("Q", b"".join([w.to_bytes(16, "little", signed=True) for w in weights]))  # low, high
         else:
             packed = array("q", weights)
     except (OverflowError, TypeError):
