@@ -489,6 +489,45 @@ class _Rows:
             return [0 if order is None else order[j] for order in orders]
         return [0 if orders[i] is None else orders[i][j] for i in among]  # type: ignore[index]
 
+    def weights(self, first: int, stop: int, alive: list[int] | None, face: list[int] | None, nodes: int) -> list[int]:
+        """:func:`_signed` of the face weights ``face`` (when given) and digits ``first`` .. ``stop`` - 1 of the
+        edges ``alive`` (indices; None: every edge), the same integers: the digits before the order's are
+        combined once a row of ``found``, the order's once a list, and each edge's weight is the sum of the
+        three parts scaled (the bases are _signed's, from the largest digits among the edges alive)."""
+        pairs = nodes // 2 + 1
+        kinds = self.fixed_kinds if alive is None else [self.fixed_kinds[i] for i in alive]
+        orders = self.orders if alive is None else [self.orders[i] for i in alive]
+        present = {q: 0 for q in set(kinds)}
+        fixed_scale = 1
+        for k in range(first, min(stop, self.fixed)):
+            top = max(abs(self.found[q][k]) for q in present) if present else 0
+            if top:
+                base = 2 * pairs * top + 1
+                fixed_scale *= base
+                for q in present:
+                    present[q] = present[q] * base + self.found[q][k]
+        distinct = {id(order): order for order in orders if order is not None}
+        order_values = dict.fromkeys(distinct, 0)
+        order_scale = 1
+        for k in range(max(first, self.fixed), stop):
+            j = k - self.fixed
+            top = max((abs(order[j]) for order in distinct.values()), default=0)
+            if top:
+                base = 2 * pairs * top + 1
+                order_scale *= base
+                for key, order in distinct.items():
+                    order_values[key] = order_values[key] * base + order[j]
+        fixed_values = {q: value * order_scale for q, value in present.items()}
+        if face is not None and any(face):
+            scale = fixed_scale * order_scale
+            return [
+                weight * scale + fixed_values[q] + order_values.get(id(order), 0)
+                for weight, q, order in zip(face, kinds, orders)
+            ]  # fmt: skip
+        if not order_values:
+            return [fixed_values[q] for q in kinds]
+        return [fixed_values[q] + order_values.get(id(order), 0) for q, order in zip(kinds, orders)]
+
     def maxima(self) -> list[int]:
         """Each digit's largest absolute value over the edges."""
         present = [self.found[q] for q in set(self.fixed_kinds)]
@@ -613,8 +652,8 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
         if sequence is not None and first >= width - 3:  # D.2 c-d and D.1: rows hold zeros for these
             late = [sequence.late(edges[k]) for k in alive]
             chosen = [[digits[j - width + 3] for digits in late] for j in range(first, stop)]
-        else:  # the columns that are zero everywhere add nothing to a weight (_signed): not read
-            chosen = [rows.column(k, None if face is None else alive) for k in range(first, stop) if maxima[k]]
+        else:
+            chosen = [rows.column(k, None if face is None else alive) for k in range(first, stop)]
         return ([face] if face is not None else []) + chosen
 
     def narrow(weights: list[int]) -> list[int]:
@@ -628,7 +667,7 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
 
     last = width - 3 if sequence is not None else width
     for start, stop in _phases(maxima, nodes, last):
-        weights = _signed(digits(start, stop), nodes, len(alive))
+        weights = rows.weights(start, stop, None if face is None else alive, face, nodes)
         if stop == width:
             mate = max_weight_matching_split(len(names), ends, weights)
             return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
