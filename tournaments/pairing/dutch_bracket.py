@@ -673,7 +673,7 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
             return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
         mate = narrow(weights)
     assert sequence is not None and face is not None
-    exchanged = sum(rows.of(_edge(names[v], names[u]))[width - 5] for v, u in enumerate(mate) if u > v)
+    exchanged = sum((sequence.get(_edge(names[v], names[u])) or [0])[0] for v, u in enumerate(mate) if u > v)  # D.2 a
     if exchanged:  # D.2 c-d
         mate = narrow(_signed(digits(width - 3, width - 1), nodes, len(alive)))
     assert face is not None

@@ -92,8 +92,10 @@ def _fixed(
             trial[trial[v]] = FREE
     trial[node], trial[other] = other, node
     blocked[node] = blocked[other] = True
+    # Free nodes gained: the partners freed, less node and other where they were free before.
+    grown = len(freed) - (partners[node] == FREE) - (partners[other] == FREE)
     try:
-        if keep_size and trial.count(FREE) > partners.count(FREE):
+        if keep_size and grown > 0:
             if not any(trial[v] == FREE and augment(adjacency, trial, v, blocked) for v in freed):
                 return None
         for v in freed:
