@@ -1,0 +1,138 @@
+"""The shortcuts of a Dutch bracket (``tournaments.pairing.dutch_bracket``) against the plain computations
+they stand for: a phase's weights summed from shared rows against ``_signed`` column by column, the greedy
+proofs of completion against cardinality matchings, and each player's later partners against his compatible
+set. The whole engine's result is checked against an independent engine in test_dutch.py; these tests fail
+at the piece that broke.
+
+Pure tests: no database, no Django settings needed.
+"""
+
+from __future__ import annotations
+
+import random
+
+from tests.tournaments.pairing.simulate import run_swiss
+from tournaments.pairing.cardinality import FREE, _greedy, is_perfect
+from tournaments.pairing.dutch import DutchOptions, _paired, initial_numbers
+from tournaments.pairing.dutch_bracket import BYE, DIGITS, Bracket, _Rows, _signed
+
+
+def _random_rows(rng: random.Random, order_size: int) -> _Rows:
+    rows = _Rows(order_size)
+    digit = lambda: rng.choice((0, 0, 0, 1, -1, rng.randint(-9, 9), rng.randint(-(2**70), 2**70)))  # noqa: E731
+    found = [tuple(digit() for _ in range(DIGITS + 1)) for _ in range(rng.randint(1, 6))]
+    zero_columns = rng.sample(range(DIGITS + 1), rng.randint(0, DIGITS))
+    found = [tuple(0 if k in zero_columns else value for k, value in enumerate(row)) for row in found]
+    rows.found.extend(found)
+    shared = [[digit() for _ in range(order_size)] for _ in range(rng.randint(1, 5))]
+    for index in range(rng.randint(1, 60)):
+        order = rng.choice([None, rng.choice(shared), [digit() for _ in range(order_size)]])
+        rows.add((index, index + 1), rng.randrange(len(found)), order)
+    return rows
+
+
+def test_a_phases_weights_from_shared_rows_are_signeds_column_by_column() -> None:
+    rng = random.Random(3501)
+    for _ in range(3000):
+        order_size = rng.choice((2, 5))
+        rows = _random_rows(rng, order_size)
+        if rng.random() < 0.3:
+            rows = rows.led()
+        count = len(rows.edges)
+        alive = None if rng.random() < 0.4 else sorted(rng.sample(range(count), rng.randint(0, count)))
+        face = None if alive is None or rng.random() < 0.2 else [rng.choice((0, 0, 1, 2, 3)) for _ in alive]
+        first = rng.randrange(rows.width)
+        stop = rng.randint(first + 1, rows.width)
+        nodes = rng.randint(2, 500)
+        columns = [rows.column(k, alive) for k in range(first, stop)]
+        expected = _signed(([face] if face is not None else []) + columns, nodes, count if alive is None else len(alive))
+        assert rows.weights(first, stop, alive, face, nodes) == expected
+
+
+def test_positive_rows_are_those_whose_first_digit_that_is_not_zero_is_positive() -> None:
+    rng = random.Random(3502)
+    for _ in range(500):
+        rows = _random_rows(rng, rng.choice((2, 5)))
+        kept = rows.positive()
+        expected = [
+            edge for k, edge in enumerate(rows.edges) if next((digit > 0 for digit in rows.row(k) if digit), False)
+        ]  # fmt: skip
+        assert kept.edges == expected
+        assert [kept.row(k) for k in range(len(kept.edges))] == [rows.of(edge) for edge in expected]
+
+
+def _brackets(seed: int) -> list[Bracket]:
+    """The brackets of every round of a few random Swisses, as the rounds left them."""
+    rng = random.Random(seed)
+    found = []
+    for count in (11, 30, 57):
+        ratings = {f"p{index}": float(rng.randint(1000, 2400)) for index in range(count)}
+        history, _ = run_swiss(ratings, 5, rng)
+        for paired in history:
+            numbers = initial_numbers(paired.entrants, None)
+            _, round_, _, _ = _paired(
+                paired.entrants, absent=(), options=DutchOptions(), names=None, numbers=numbers, avoid=frozenset()
+            )  # fmt: skip
+            found.extend(bracket for bracket, _, _ in round_.brackets)
+    return found
+
+
+def test_each_players_later_partners_are_his_compatible_players_below_him() -> None:
+    for bracket in _brackets(3503):
+        round_ = bracket.round
+        for a in range(len(round_.players)):
+            assert round_.later[a] == sorted(b for b in round_.compat[a] if b > a)
+
+
+def test_the_greedy_unpaired_are_the_cardinality_greedy_starts() -> None:
+    rng = random.Random(3504)
+    checked = 0
+    for bracket in _brackets(3505):
+        if len(bracket.lower) < 2:
+            continue
+        for _ in range(5):
+            players = sorted(rng.sample(bracket.lower, rng.randint(2, len(bracket.lower))))
+            local = {v: index for index, v in enumerate(players)}
+            adjacency: list[list[int]] = [[] for _ in players]
+            for a, b in bracket.edges(local):
+                adjacency[local[a]].append(local[b])
+                adjacency[local[b]].append(local[a])
+            start = _greedy(adjacency)
+            assert bracket._greedy_unpaired(players) == {v for v, partner in zip(players, start) if partner == FREE}
+            checked += 1
+    assert checked > 100
+
+
+def test_a_greedy_proof_of_completion_is_never_wrong_and_mostly_found() -> None:
+    """``Bracket.completes``'s greedy pairing proves only what a cardinality matching over the same edges would
+    (it pairs no two of ``apart``, gives the bye to none of ``bye_apart``): over random sets of players left."""
+    rng = random.Random(3506)
+    proved = checked = 0
+    for bracket in _brackets(3507):
+        field = bracket.members + bracket.lower
+        for _ in range(6):
+            left = sorted(rng.sample(field, rng.randint(1, len(field))))
+            if bracket.round.odd:
+                left.append(BYE)
+            if len(left) % 2:
+                left.pop(0)
+            apart = set(rng.sample(field, rng.randint(0, len(field) // 3)))
+            bye_apart = set(rng.sample(field, rng.randint(0, len(field) // 2)))
+
+            def weightless(edge: tuple[int, int], apart: set[int] = apart, bye_apart: set[int] = bye_apart) -> bool:
+                a, b = edge
+                return a not in bye_apart if b == BYE else not (a in apart and b in apart)
+
+            local = {v: index for index, v in enumerate(left)}
+            adjacency: list[list[int]] = [[] for _ in left]
+            for edge in bracket.edges(local):
+                if weightless(edge):
+                    adjacency[local[edge[0]]].append(local[edge[1]])
+                    adjacency[local[edge[1]]].append(local[edge[0]])
+            exact = is_perfect(adjacency)
+            greedy = bracket._greedy_completes(left, apart, bye_apart)
+            assert not greedy or exact
+            assert bracket.completes(left, apart, bye_apart, weightless) == exact
+            proved += greedy
+            checked += exact
+    assert checked > 100 and proved > checked // 3
