@@ -64,7 +64,7 @@ def test_positive_rows_are_those_whose_first_digit_that_is_not_zero_is_positive(
 def _brackets(seed: int) -> list[Bracket]:
     """The brackets of every round of a few random Swisses, as the rounds left them."""
     rng = random.Random(seed)
-    found = []
+    found: list[Bracket] = []
     for count in (11, 30, 57):
         ratings = {f"p{index}": float(rng.randint(1000, 2400)) for index in range(count)}
         history, _ = run_swiss(ratings, 5, rng)
