@@ -665,8 +665,14 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
         ends = [ends[k] for k in kept]
         return found
 
-    last = width - 3 if sequence is not None else width
-    for start, stop in _phases(maxima, nodes, last):
+    # With a sequence, D.2 a-b are a phase of their own, which the lowest S1 often settles without a matching.
+    bounds = _phases(maxima, nodes, width) if sequence is None else [*_phases(maxima, nodes, width - 5), (width - 5, width - 3)]
+    for start, stop in bounds:
+        if sequence is not None and start == width - 5 and face is not None:
+            lowest = _lowest_s1(names, index, ends, face, alive, mate, positive, sequence)
+            if lowest is not None:
+                alive, ends, face, positive, mate = lowest
+                break
         weights = rows.weights(start, stop, None if face is None else alive, face, nodes)
         if stop == width:
             mate = max_weight_matching_split(len(names), ends, weights)
@@ -693,6 +699,43 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
     weights = _signed(digits(width - 1, width), nodes, len(alive))
     mate = max_weight_matching_split(len(names), ends, weights)
     return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
+
+
+def _lowest_s1(
+    names: list[int], index: dict[int, int], ends: list[Edge], face: list[int], alive: list[int], mate: list[int],
+    positive: list[bool], sequence: _ExchangeOrder,
+) -> tuple[list[int], list[Edge], list[int], list[bool], list[int]] | None:
+    """The optimal face of D.2 a-b (``_lexicographic``'s phase of them) without matching their digits, when some
+    optimum of the digits before pairs the bracket's first Q players each with a later one, Q its number of
+    pairs in the sequence (the same in every optimum: C5 is among the digits before, and the bracket's other
+    pairs, kept MDP pairs, are forced). The lower members of Q pairs are Q distinct numbers, so no optimum has
+    fewer pairs inside S2 (D.2 a: at most ``count`` are numbers of S1) nor a smaller sum of them (D.2 b) than
+    those whose lower members are 1..Q; then the optima of D.2 a-b are exactly the optima before that pair
+    1..Q with later players: the matchings of the edges alive without an edge from one of 1..Q to another of
+    them or to a player outside the sequence, nor between two later players, that cover every node of positive
+    dual and the first Q, and have the optimum's face weight (the caller's checks read it). Whether one exists
+    is one matching of those edges by face weight, whose weights are small and few, so its greedy start does
+    most of it. Returns the edges alive, their ends and face weights, the nodes to cover and that matching; None
+    when no optimum pairs 1..Q so (then the phase is matched)."""
+    place = sequence.place
+    in_sequence = [names[v] in place for v in range(len(names))]
+    q = sum(1 for v, u in enumerate(mate) if u > v and in_sequence[v] and in_sequence[u])
+    first = [False] * len(names)
+    for player in sequence.players[:q]:
+        if player in index:
+            first[index[player]] = True
+    kept = [
+        k for k, (u, v) in enumerate(ends)
+        if ((first[u] != first[v] and in_sequence[u] and in_sequence[v]) if first[u] or first[v]
+            else not (in_sequence[u] and in_sequence[v]))
+    ]  # fmt: skip
+    weight = {(min(u, v), max(u, v)): w for (u, v), w in zip(ends, face)}
+    best = sum(weight[(v, u)] for v, u in enumerate(mate) if u > v)
+    kept_ends, kept_face = [ends[k] for k in kept], [face[k] for k in kept]
+    found = max_weight_matching_split(len(names), kept_ends, kept_face)
+    if sum(weight[(v, u)] for v, u in enumerate(found) if u > v) != best:
+        return None
+    return [alive[k] for k in kept], kept_ends, kept_face, [p or f for p, f in zip(positive, first)], found
 
 
 def _face_checks(
