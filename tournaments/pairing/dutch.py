@@ -296,21 +296,29 @@ class _Round:
         everyone = set(range(len(players)))
         nobody: set[int] = set()
         self.compat: list[set[int]] = []
-        # Each player's compatible players ranked below him, in order (the brackets' edges are read off these).
-        self.later: list[list[int]] = []
         for a in range(len(players)):
             side = hard[a]
             barred = classes[side] if side is not None and a not in self.top else nobody
             compat_a = everyone.difference(self.met[a], barred, self.avoided[a] if strict else nobody)
             compat_a.discard(a)
             self.compat.append(compat_a)
-            self.later.append([b for b in range(a + 1, len(players)) if b in compat_a])
+        self.later: list[list[int] | None] = [None] * len(players)  # later_of's answers
         self.odd = len(players) % 2 == 1
         self.bye_ok = {place for place, player in enumerate(players) if player.may_get_bye}
         self.bye_units: int | None = None
         if self.odd:
             self.bye_ok = self.lowest_byes()
             self.bye_units = max(self.players[v].units for v in self.bye_ok)
+
+    def later_of(self, a: int) -> list[int]:
+        """The players compatible with ``a`` ranked below him, in order (what a bracket's whole field of edges is
+        read off; made when first asked, since a bracket asks only of its own players and the next group's
+        unless its proofs fail)."""
+        known = self.later[a]
+        if known is None:
+            compat_a = self.compat[a]
+            known = self.later[a] = [b for b in range(a + 1, len(self.players)) if b in compat_a]
+        return known
 
     def lowest_byes(self) -> set[int]:
         """Who may take the bye: the eligible players of the lowest score at which the rest can still be

@@ -156,23 +156,26 @@ class Bracket:
         bracket), or only those between two of ``among`` (the bye node among them or not), in order: by the
         lower place, then the higher, the bye's edges last. The whole field's edges are some n^2 / 2: a
         bracket asks for its own and the next group's, and for all of them only when its proofs fail."""
-        later, inside, moved = self.round.later, self.inside, set(self.moved)
+        inside, moved, compat = self.inside, set(self.moved), self.round.compat
         players, keep, taken = self.players_allowed, self.keep, self.taken
         first_lower = self.lower[0] if self.lower else len(self.round.players)
         nodes = self.members + self.lower
         if among is not None:
             nodes = [v for v in nodes if v in among]
         result: list[Edge] = []
-        for a in nodes:
+        for index, a in enumerate(nodes):
+            if among is None:
+                later = self.round.later_of(a)
+            else:  # the compatible ones of the players after him among those asked about
+                compat_a = compat[a]
+                later = [b for b in nodes[index + 1 :] if b in compat_a]
             if a >= first_lower:
-                result.extend([(a, b) for b in later[a]] if among is None else [(a, b) for b in later[a] if b in among])
+                result.extend([(a, b) for b in later])
                 continue
             if a in taken:
-                result.extend((a, b) for b in later[a] if (a, b) in keep and (among is None or b in among))
+                result.extend((a, b) for b in later if (a, b) in keep)
                 continue
-            for b in later[a]:
-                if among is not None and b not in among:
-                    continue
+            for b in later:
                 if b >= first_lower:
                     result.append((a, b))
                 elif b in inside and b not in taken:
@@ -335,8 +338,8 @@ class Bracket:
         if len(following) < need + 4:
             return None
         place = {v: index for index, v in enumerate(following)}
-        later, taken = self.round.later, self.taken
-        reach = {m: [] if m in taken else [place[b] for b in later[m] if b in place] for m in self.members}
+        compat, taken = self.round.compat, self.taken
+        reach = {m: [] if m in taken else [place[b] for b in following if b in compat[m]] for m in self.members}
         cut = max((sorted(found)[min(need, len(found)) - 1] + 1 for found in reach.values() if found), default=0)
         cut = max(cut, 2)
         cut += (len(following) - cut) % 2
@@ -683,7 +686,6 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
     if exchanged:  # D.2 c-d
         mate = narrow(_signed(digits(width - 3, width - 1), nodes, len(alive)))
     assert face is not None
-    face_of = {edges[k]: weight for k, weight in zip(alive, face)}
     order = [index[v] for v in sequence.players if v in index]
     whole = any(len(odd_set) == len(names) for odd_set in odd_sets)  # every optimum is a maximum matching
     optimal: Callable[[list[int]], bool] | None = None
@@ -692,10 +694,8 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
         optimal, complete = _face_checks(len(names), ends, face, mate)
     partners = first_transposition(len(names), ends, mate, positive, order, keep_size=whole, optimal=optimal, complete=complete)
     if partners is not None:
-        found = [_edge(names[v], names[u]) for v, u in enumerate(partners) if u > v]
-        best = [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
-        if sum(face_of[edge] for edge in found) == sum(face_of[edge] for edge in best):
-            return found
+        if _face_total(ends, face, partners) == _face_total(ends, face, mate):
+            return [_edge(names[v], names[u]) for v, u in enumerate(partners) if u > v]
     weights = _signed(digits(width - 1, width), nodes, len(alive))
     mate = max_weight_matching_split(len(names), ends, weights)
     return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
@@ -729,13 +729,16 @@ def _lowest_s1(
         if ((first[u] != first[v] and in_sequence[u] and in_sequence[v]) if first[u] or first[v]
             else not (in_sequence[u] and in_sequence[v]))
     ]  # fmt: skip
-    weight = {(min(u, v), max(u, v)): w for (u, v), w in zip(ends, face)}
-    best = sum(weight[(v, u)] for v, u in enumerate(mate) if u > v)
     kept_ends, kept_face = [ends[k] for k in kept], [face[k] for k in kept]
     found = max_weight_matching_split(len(names), kept_ends, kept_face)
-    if sum(weight[(v, u)] for v, u in enumerate(found) if u > v) != best:
+    if _face_total(kept_ends, kept_face, found) != _face_total(ends, face, mate):
         return None
     return [alive[k] for k in kept], kept_ends, kept_face, [p or f for p, f in zip(positive, first)], found
+
+
+def _face_total(ends: list[Edge], face: list[int], partners: list[int]) -> int:
+    """The face weight of a matching (``partners``) of the edges ``ends``."""
+    return sum(weight for (u, v), weight in zip(ends, face) if partners[u] == v)
 
 
 def _face_checks(

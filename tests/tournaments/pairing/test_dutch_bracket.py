@@ -81,7 +81,7 @@ def test_each_players_later_partners_are_his_compatible_players_below_him() -> N
     for bracket in _brackets(3503):
         round_ = bracket.round
         for a in range(len(round_.players)):
-            assert round_.later[a] == sorted(b for b in round_.compat[a] if b > a)
+            assert round_.later_of(a) == sorted(b for b in round_.compat[a] if b > a)
 
 
 def test_the_greedy_unpaired_are_the_cardinality_greedy_starts() -> None:
