@@ -76,11 +76,11 @@ C16-C19 are weighed as sums of score differences rather than lexicographically.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tournaments.pairing.avoidances import AvoidanceReport, Avoidances, avoidance_report
-from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
+from tournaments.pairing.cardinality import FREE, maximum_matching
 from tournaments.pairing.dutch_bracket import POINT, Bracket, Edge
 from tournaments.pairing.first_attack import Preference, Strength, allocate, conflict, preference
 from tournaments.pairing.model import Board, EntrantId, EntrantState, Float, PairingError, PairingInputError, Side
@@ -250,6 +250,30 @@ def _publish(players: list[_Player], pairs: list[Edge], bye: int | None, options
     return result
 
 
+class _Compatible:
+    """``_Round.compat``: each player's compatible set (C1, C3 and the avoidances while strict), made when first
+    asked of him (at 5,000 entrants the sets of every player would hold 25 million entries)."""
+
+    def __init__(self, round_: _Round) -> None:
+        self.round = round_
+        self.everyone = set(range(len(round_.players)))
+        self.known: dict[int, set[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self.round.players)
+
+    def __getitem__(self, a: int) -> set[int]:
+        known = self.known.get(a)
+        if known is None:
+            round_ = self.round
+            known = self.known[a] = self.everyone.difference(round_.met[a], round_.barred[a], round_.kept_apart[a])
+            known.discard(a)
+        return known
+
+    def __iter__(self) -> Iterator[set[int]]:
+        return (self[a] for a in range(len(self)))
+
+
 def _run(sides: Sequence[Side]) -> Side | None:
     """The side of the last two games when they were the same."""
     return sides[-1] if len(sides) > 1 and sides[-1] is sides[-2] else None
@@ -293,15 +317,12 @@ class _Round:
         for v, side in enumerate(hard):
             if side is not None and v not in self.top:
                 classes.setdefault(side, set()).add(v)
-        everyone = set(range(len(players)))
         nobody: set[int] = set()
-        self.compat: list[set[int]] = []
-        for a in range(len(players)):
-            side = hard[a]
-            barred = classes[side] if side is not None and a not in self.top else nobody
-            compat_a = everyone.difference(self.met[a], barred, self.avoided[a] if strict else nobody)
-            compat_a.discard(a)
-            self.compat.append(compat_a)
+        # Whom each player may not meet: three sets whose union is the complement of his compatible set (no set
+        # of n^2 / 2 pairs is made: the hot loops ask these, ``compat`` makes a player's set when asked).
+        self.barred = [classes[side] if side is not None and a not in self.top else nobody for a, side in enumerate(hard)]
+        self.kept_apart = self.avoided if strict else [nobody] * len(players)
+        self.compat = _Compatible(self)
         self.later: list[list[int] | None] = [None] * len(players)  # later_of's answers
         self.odd = len(players) % 2 == 1
         self.bye_ok = {place for place, player in enumerate(players) if player.may_get_bye}
@@ -316,8 +337,10 @@ class _Round:
         unless its proofs fail)."""
         known = self.later[a]
         if known is None:
-            compat_a = self.compat[a]
-            known = self.later[a] = [b for b in range(a + 1, len(self.players)) if b in compat_a]
+            met, barred, apart = self.met[a], self.barred[a], self.kept_apart[a]
+            known = self.later[a] = [
+                b for b in range(a + 1, len(self.players)) if b not in met and b not in barred and b not in apart
+            ]  # fmt: skip
         return known
 
     def lowest_byes(self) -> set[int]:
@@ -336,20 +359,6 @@ class _Round:
             if FREE not in mate:
                 return allowed
         raise PairingError("no entrant can take the bye without a second bye or a rematch")
-
-    def pairs_all(self, players: list[int]) -> bool:
-        """Whether ``players`` (ranked) can be paired among themselves: greedily, else by a matching."""
-        free = list(players)
-        while free:
-            first = free.pop(0)
-            partner = next((v for v in free if v in self.compat[first]), None)
-            if partner is None:
-                break
-            free.remove(partner)
-        else:
-            return True
-        local = {v: index for index, v in enumerate(players)}
-        return is_perfect([[local[b] for b in self.compat[a] if b in local] for a in players])
 
     def compatible(self, a: int, b: int) -> bool:
         """C1 (no rematch; nor a requested avoidance while strict) and C3 (no two non-topscorers who need the
@@ -380,7 +389,7 @@ class _Round:
         """Whether nothing tells the players apart but their pairing numbers (a first round): one score, every
         pair compatible and none to avoid, no side played, no float, no bye, the same rounds behind each."""
         size = len(self.players)
-        if size < 2 or any(self.avoided) or any(len(self.compat[v]) != size - 1 for v in range(size)):
+        if size < 2 or any(self.avoided) or any(self.met[v] or self.barred[v] - {v} for v in range(size)):
             return False
         first = self.players[0]
         rounds = len(first.entrant.floats)

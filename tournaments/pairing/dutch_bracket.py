@@ -156,7 +156,7 @@ class Bracket:
         bracket), or only those between two of ``among`` (the bye node among them or not), in order: by the
         lower place, then the higher, the bye's edges last. The whole field's edges are some n^2 / 2: a
         bracket asks for its own and the next group's, and for all of them only when its proofs fail."""
-        inside, moved, compat = self.inside, set(self.moved), self.round.compat
+        inside, moved, round_ = self.inside, set(self.moved), self.round
         players, keep, taken = self.players_allowed, self.keep, self.taken
         first_lower = self.lower[0] if self.lower else len(self.round.players)
         nodes = self.members + self.lower
@@ -167,8 +167,8 @@ class Bracket:
             if among is None:
                 later = self.round.later_of(a)
             else:  # the compatible ones of the players after him among those asked about
-                compat_a = compat[a]
-                later = [b for b in nodes[index + 1 :] if b in compat_a]
+                met, barred, apart = round_.met[a], round_.barred[a], round_.kept_apart[a]
+                later = [b for b in nodes[index + 1 :] if b not in met and b not in barred and b not in apart]
             if a >= first_lower:
                 result.extend([(a, b) for b in later])
                 continue
@@ -208,7 +208,7 @@ class Bracket:
         return is_perfect(adjacency)
 
     def _greedy_completes(self, left: list[int], apart: set[int], bye_apart: set[int]) -> bool:
-        taken, inside, compat = self.taken, self.inside, self.round.compat
+        taken, inside, round_ = self.taken, self.inside, self.round
         if any(v in taken for v in left):
             return False
         free = [v for v in left if v != BYE]
@@ -220,10 +220,14 @@ class Bracket:
             free.remove(taker)
         while free:
             a = free[0]
-            compat_a, apart_a, inside_a = compat[a], a in apart, a in inside
+            met, barred, kept_apart = round_.met[a], round_.barred[a], round_.kept_apart[a]
+            apart_a, inside_a = a in apart, a in inside
             for j in range(1, len(free)):
                 b = free[j]
-                if b in compat_a and not (apart_a and b in apart) and not (inside_a and b in inside):
+                if (
+                    b not in met and b not in barred and b not in kept_apart
+                    and not (apart_a and b in apart) and not (inside_a and b in inside)
+                ):  # fmt: skip
                     del free[j]
                     del free[0]
                     break
@@ -235,14 +239,15 @@ class Bracket:
         """The players (of the lower groups: no bracket rule applies) that ``cardinality``'s greedy start leaves
         unpaired: each in turn takes the first compatible player after him still free (a player left unpaired
         has no compatible player free after him, so none takes him later)."""
-        compat = self.round.compat
+        round_ = self.round
         free = list(players)
         unpaired: set[int] = set()
         while free:
             a = free[0]
-            compat_a = compat[a]
+            met, barred, apart = round_.met[a], round_.barred[a], round_.kept_apart[a]
             for j in range(1, len(free)):
-                if free[j] in compat_a:
+                b = free[j]
+                if b not in met and b not in barred and b not in apart:
                     del free[j]
                     break
             else:
@@ -353,8 +358,13 @@ class Bracket:
         if len(following) < need + 4:
             return None
         place = {v: index for index, v in enumerate(following)}
-        compat, taken = self.round.compat, self.taken
-        reach = {m: [] if m in taken else [place[b] for b in following if b in compat[m]] for m in self.members}
+        round_, taken = self.round, self.taken
+        reach = {
+            m: [] if m in taken else [
+                place[b] for b in following if b not in round_.met[m] and b not in round_.barred[m] and b not in round_.kept_apart[m]
+            ]
+            for m in self.members
+        }  # fmt: skip
         cut = max((sorted(found)[min(need, len(found)) - 1] + 1 for found in reach.values() if found), default=0)
         cut = max(cut, 2)
         cut += (len(following) - cut) % 2
