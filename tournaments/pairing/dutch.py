@@ -54,15 +54,18 @@ are compared in quarter points with a win worth one point (the Dutch "one point"
 Cost: one weighted matching a bracket (two for a heterogeneous one; ``dutch_bracket.Bracket``), over the
 bracket and the next score group only (``Bracket.match_near``), or the first players of that group when it is
 large (``Bracket.match_thin``): only their edges carry weight, so that matching bounds the round's, and it
-stands when the players it leaves free and everyone below pair by weightless edges; else the whole field is
-matched. Each matching is our own blossom (``weighted``, compiled with mypyc where a compiler is at hand) run
-in lexicographic phases of a few digits on the edges the last phase's optimal dual leaves tight, and S2's
-transposition is chosen pair by pair (``transposition``) instead of as a digit of n log n bits
-(``dutch_bracket._lexicographic``).
-Completion questions are cardinality matchings (``cardinality``), and a first round is paired without any
-(``_Round.pair_unmarked``). Round 5 of bench/pairing.py's Swiss: about 0.06 s at 100 entrants, 2.1 s at 500 and
-34 s at 1,000 (rounds 2-5 at 1,000: 14 to 37 s; CPU, a loaded machine); the issue's target (1,000 in 2 s) is not
-reached (docs/experiments.md).
+stands when the players it leaves free and everyone below pair by weightless edges (a greedy pairing proves it
+nearly always, else a cardinality matching); else the whole field is matched. Each matching is our own blossom
+(``weighted``, in C where a compiler is at hand) run in lexicographic phases of a few digits on the edges the
+last phase's optimal dual leaves tight; a phase's weights are summed from the few rows of digits a bracket's
+kinds of player give (``dutch_bracket._Rows``). D.2 a-b is settled without a matching when some optimum pairs
+the bracket's first players each with a later one (``dutch_bracket._lowest_s1``), D.2 c-d and D.1 are computed
+only when needed, and S2's transposition is chosen pair by pair (``transposition``). Completion questions are
+cardinality matchings (``cardinality``), and a first round is paired without any (``_Round.pair_unmarked``).
+Who may not meet whom is kept as three sets a player (met, the C3 class, the avoided); nothing of n^2 size is
+made but a bracket's own edges. CPU seconds a round of bench/dutch_rounds.py's Swiss (rounds 2 to 5): about
+0.2 to 0.3 at 500 entrants, 0.7 to 1.7 at 1,000, and 20 to 240 at 5,000 (docs/experiments.md): the issue's
+1,000 in 2 s is met, its 5,000 in 20 s only in round 2.
 
 Requested avoidances (``avoid``) are kept apart like a rematch while the round can be paired so; when it
 cannot, the fewest broken is a digit above every other (a director's request, not a FIDE rule).
@@ -70,8 +73,9 @@ cannot, the fewest broken is a digit above every other (a director's request, no
 Baku acceleration (C.04.5.1): ``DutchOptions.virtual`` from :func:`baku_points` adds group A's virtual points
 to the pairing scores of the accelerated rounds.
 
-Not yet done (see the report of issue 35): speed at 1,000 entrants and more;
-C16-C19 are weighed as sums of score differences rather than lexicographically.
+Not yet done (see the report of issue 35): speed at 5,000 entrants after round 2 (a heterogeneous bracket of
+2,000 players with hundreds of MDPs takes minutes in the MDP-pairing's matchings); C16-C19 are weighed as sums
+of score differences rather than lexicographically.
 """
 
 from __future__ import annotations
