@@ -312,3 +312,70 @@ async def test_an_events_view_is_built_once_for_each_kind_of_reader_and_language
     assert seen[0] == seen[1] and "ходит" in seen[2]["log"][-1]["text"] and "leads" in seen[0]["log"][-1]["text"]
     for socket in [*sockets, *watchers]:
         await socket.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_plain_move_is_made_on_the_sockets_loop_and_its_refusals_change_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """games.services.on_loop: a move that needs only its read and write is made on the socket's loop (no
+    writer thread), reaches both seats and a spectator as their own views, and its refusals (stale, illegal,
+    another seat's turn) are sent to the sender and write nothing; a move whose seats the process does not
+    keep at the game's `seats_version` is made by the writer thread instead."""
+    from games import consumers, selectors
+    from games.models import ActionLog
+    from games.services import on_loop
+
+    if not on_loop.moves_on_loop():
+        pytest.skip("moves on the loop need PostgreSQL")
+    by_thread: list[int] = []
+    original = services.game_submit_action
+
+    def recording(**kwargs: Any) -> Any:
+        by_thread.append(kwargs["seq"])
+        return original(**kwargs)
+
+    monkeypatch.setattr(consumers.services, "game_submit_action", recording)
+    anna, boris, game = await database_sync_to_async(_heads_up)()
+    sockets = [await _socket(f"/ws/game/{game.pk}/", anna), await _socket(f"/ws/game/{game.pk}/", boris)]
+    watcher = await _socket(f"/ws/game/{game.pk}/", await database_sync_to_async(person)())
+    views = [await _next(socket, "game.view", seq=0) for socket in sockets]
+    await _next(watcher, "game.view", seq=0)
+    await database_sync_to_async(selectors.game_view_for)(game=await database_sync_to_async(Game.objects.get)(pk=game.pk), user=anna)  # the seats kept
+
+    def stored() -> tuple[int, int]:
+        return Game.objects.get(pk=game.pk).seq, ActionLog.objects.filter(game_id=game.pk).count()
+
+    leader = next(seat for seat, view in enumerate(views) if view["view"]["legal"])
+    follower = 1 - leader
+    # Not his turn: refused on the loop, nothing written.
+    await sockets[follower].send_json_to({"type": "action", "action": {"type": "take"}, "seq": 0})
+    assert (await _next(sockets[follower], "game.error"))["code"] == "illegal"
+    assert await database_sync_to_async(stored)() == (0, 0)
+
+    move = views[leader]["view"]["legal"][0]
+    await sockets[leader].send_json_to({"type": "action", "action": move, "seq": 0})
+    after = [await _next(socket, "game.view", seq=1) for socket in sockets]
+    seen = await _next(watcher, "game.view", seq=1)
+    assert [view["seat"] for view in after] == [0, 1] and after[0]["view"]["hand"] != after[1]["view"]["hand"]
+    assert seen["seat"] is None and "hand" not in seen["view"] and seen["view"]["table"][0]["attack"] == move["cards"][0]
+    assert await database_sync_to_async(stored)() == (1, 1)
+    assert by_thread == []
+
+    # The same message again: stale, to the sender only, with the current view; nothing written.
+    await sockets[leader].send_json_to({"type": "action", "action": move, "seq": 0})
+    assert (await _next(sockets[leader], "game.error"))["code"] == "stale"
+    assert (await _next(sockets[leader], "game.view"))["seq"] == 1
+    assert await sockets[follower].receive_nothing(timeout=0.3)
+    assert await database_sync_to_async(stored)() == (1, 1)
+    assert by_thread == []
+
+    # Seats not kept at the game's seats_version: the writer thread makes the move.
+    selectors._seats_cache.clear()
+    await sockets[follower].send_json_to({"type": "action", "action": after[follower]["view"]["legal"][0], "seq": 1})
+    assert [await _next(socket, "game.view", seq=2) for socket in sockets]
+    assert by_thread == [1]
+    assert await database_sync_to_async(stored)() == (2, 2)
+    for socket in [*sockets, watcher]:
+        await socket.disconnect()
