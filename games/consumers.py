@@ -4,11 +4,9 @@ Every socket of a game joins the game's group; of each event there (every seat's
 one, games.broadcast) a seated person's socket receives his seat's view, anyone else watching the public
 view. Errors go to the sender only.
 
-A person's move is first tried on the socket's own loop (games.services.on_loop: most moves are a locked read
-and a write, made with an async connection); what needs more, and surrenders and redeals, are applied on a
-thread of `GAME_WRITERS` with a connection borrowed from the database pool. Either way one game's commit (a
-flush to disk) does not hold up every other game of the process; two moves of one game still queue on the
-game's row lock. A
+Moves and surrenders of different games are applied side by side, each on a thread of `GAME_WRITERS`
+with a connection borrowed from the database pool, so that one game's commit (a flush to disk) does not
+hold up every other game of the process; two moves of one game still queue on the game's row lock. A
 socket's admission, its count at the seat and a view on request run on those threads too; the lobby's
 reads and the session's user stay on Channels' one database thread.
 """
@@ -30,7 +28,7 @@ from durak_site.consumers import LiveConsumer
 from durak_site.db import database_call
 from games import broadcast, lag, rematch, selectors, services
 from games.broadcast import LOBBY_GROUP, game_group, remember_server_loop, view_in_event
-from games.services import GameActionError, error_message, on_loop
+from games.services import GameActionError, error_message
 
 CLOSE_NO_GAME = 4404
 CLOSE_FORBIDDEN = 4403
@@ -178,11 +176,6 @@ class GameConsumer(LiveConsumer):
             if kind == "action":
                 if isinstance(seq, bool) or not isinstance(seq, int):
                     raise GameActionError("malformed", "an action needs its version 'seq'")
-                user = self.scope.get("user")
-                if on_loop.moves_on_loop() and await on_loop.game_submit_action_on_loop(
-                    game_id=self.game_id, user=user, action=content.get("action"), seq=seq
-                ):
-                    return
                 await _write_then_send(
                     services.game_submit_action,
                     game_id=self.game_id, user=self.scope.get("user"), action=content.get("action"), seq=seq,

@@ -127,17 +127,6 @@ def game_seats(game: Game) -> list[Seat]:
     return seats
 
 
-def game_seats_kept(game: Game) -> list[Seat] | None:
-    """The seats `game_seats` keeps for a game being played at its `seats_version`, or None where it would
-    read them: for a caller that must not query (a move on the server's loop, games.services.on_loop)."""
-    if game.status != GameStatus.PLAYING:
-        return None
-    cached = _seats_cache.get((game.pk, game.commitment))
-    if cached is None or cached[0] != game.seats_version:
-        return None
-    return list(cached[1])
-
-
 def _log_entries(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
     actions = game.record.get("actions", [])
     start = max(0, len(actions) - LOG_LINES)

@@ -94,9 +94,6 @@ CHANNEL_LAYERS = BACKENDS.channel_layers
 # Threads of a server process that apply moves side by side (games.consumers); each holds a database
 # connection while it works, so keep it below the pool's size (DATABASE_POOL_SIZE).
 GAME_WRITER_THREADS = env.int("GAME_WRITER_THREADS", default=4)
-# A socket's move made on the server's loop with an async connection where it needs no more than its read and
-# write (games.services.on_loop); each loop keeps up to GAME_WRITER_THREADS such connections besides the pool.
-GAMES_MOVES_ON_LOOP = env.bool("GAMES_MOVES_ON_LOOP", default=True)
 
 # Accounts
 AUTH_USER_MODEL = "accounts.User"

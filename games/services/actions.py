@@ -48,28 +48,22 @@ def game_submit_action(*, game_id: int, user: User, action: dict[str, Any], seq:
     """Apply a person's move: his seat, the current version, a well-formed and legal action, or a
     GameActionError and no change."""
     with game_change(game_id, user=user, seq=seq) as change:
-        person_move(change, action)
+        if change.clock_fell():
+            return change.game
+        parsed = _parsed(action)
+        seat, state = change.seat, change.replay()
+        try:
+            play(state, seat, parsed)
+        except IllegalAction as error:
+            raise GameActionError("illegal", str(error)) from None
+        except EngineError as error:
+            raise GameActionError("malformed", str(error)) from None
+        # He is at the table again: his own move ends the timeouts' count and the autopilot.
+        game = change.game
+        game.timeouts = [0 if index == seat else count for index, count in enumerate(game.timeouts)]
+        game.autopilot = [False if index == seat else flag for index, flag in enumerate(game.autopilot)]
+        change.record(seat, parsed)
     return change.game
-
-
-def person_move(change: GameChange, action: Any) -> None:
-    """The body of a person's move (his seat and version checked): a clock's fall, or his well-formed and
-    legal action played and recorded. Also the body of the move on the server's loop (services.on_loop)."""
-    if change.clock_fell():
-        return
-    parsed = _parsed(action)
-    seat, state = change.seat, change.replay()
-    try:
-        play(state, seat, parsed)
-    except IllegalAction as error:
-        raise GameActionError("illegal", str(error)) from None
-    except EngineError as error:
-        raise GameActionError("malformed", str(error)) from None
-    # He is at the table again: his own move ends the timeouts' count and the autopilot.
-    game = change.game
-    game.timeouts = [0 if index == seat else count for index, count in enumerate(game.timeouts)]
-    game.autopilot = [False if index == seat else flag for index, flag in enumerate(game.autopilot)]
-    change.record(seat, parsed)
 
 
 def _parsed(action: Any) -> Action:

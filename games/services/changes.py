@@ -246,7 +246,11 @@ def _after_commit(*, game: Game, seats: Sequence[Seat], state: State, timer_in: 
 
     game_id, seq = game.pk, game.seq
     finished = game.status == GameStatus.FINISHED
-    bot_waiting = _bots_waiting(game, seats, state)
+    autopilot = list(game.autopilot)
+    bot_waiting = [
+        seat for seat in waiting_seats(state) + optional_seats(state)
+        if seats[seat].is_bot or (seat < len(autopilot) and autopilot[seat])
+    ]  # fmt: skip
     snapshot = (game, list(seats), state)
     # Aktobe: a bot's "one card!" (or duel) goes at once, whatever the pace, before a person moves on past it.
     announcing = any(seats[seat].is_bot for seat in optional_seats(state))
@@ -272,15 +276,6 @@ def _after_commit(*, game: Game, seats: Sequence[Seat], state: State, timer_in: 
             tasks.turn_timeout.apply_async(args=(game_id, seq), countdown=timer_in)
 
     transaction.on_commit(deliver)
-
-
-def _bots_waiting(game: Game, seats: Sequence[Seat], state: State) -> list[int]:
-    """The seats a bot (or the autopilot) plays that the game waits for, or may hear from, after a change."""
-    autopilot = list(game.autopilot)
-    return [
-        seat for seat in waiting_seats(state) + optional_seats(state)
-        if seats[seat].is_bot or (seat < len(autopilot) and autopilot[seat])
-    ]  # fmt: skip
 
 
 # --- the bots' pace -------------------------------------------------------------------------------

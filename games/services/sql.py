@@ -113,19 +113,12 @@ def _locked_game_or_none(game_id: int) -> Game | None:
     the finish updates its status under the game's lock); `game.turn_seconds_of_table` is its table's turn
     time, and `game.table` is read only if asked for. The row becomes a Game through `Model.from_db`, as a
     queryset makes one, without the raw queryset's per-query column mapping."""
+    sql = _GAME_ROW_SQL.get(connection.vendor) or _GAME_ROW_SQL.setdefault(connection.vendor, _game_row_sql())
     with _cursor() as cursor:
-        cursor.execute(_locked_game_sql(), [game_id])
+        cursor.execute(sql, [game_id])
         row = cursor.fetchone()
-    return None if row is None else _game_of_row(row)
-
-
-def _locked_game_sql() -> str:
-    """The locked read's SQL for the connection's vendor (one parameter: the game's id)."""
-    return _GAME_ROW_SQL.get(connection.vendor) or _GAME_ROW_SQL.setdefault(connection.vendor, _game_row_sql())
-
-
-def _game_of_row(row: Sequence[Any]) -> Game:
-    """The Game of a row of the locked read, with `turn_seconds_of_table` and `bot_pace_of_table`."""
+    if row is None:
+        return None
     values = list(row)
     for index, expression, converters in _game_row_converters(connection.vendor):
         for converter in converters:
@@ -203,13 +196,6 @@ def _write_game(game: Game, logged: Sequence[ActionLog]) -> None:
     inserts in a WITH of the update), in one for each elsewhere. Written out rather than through
     `save()` and `create()`: the ORM compiled both statements anew for every move; the text is built once
     for each number of log rows (`_write_sql`)."""
-    with _cursor() as cursor:
-        for sql, params in _write_statements(game, logged):
-            cursor.execute(sql, params)
-
-
-def _write_statements(game: Game, logged: Sequence[ActionLog]) -> list[tuple[str, list[Any]]]:
-    """The write's statements for the connection's vendor, each with its parameters (`_write_game`)."""
     update_values = [_db_value(field, getattr(game, field.attname)) for field in _fields(Game, GAME_CHANGED_FIELDS)]
     update_values.append(game.pk)
     statements = _write_sql(len(logged))
@@ -219,4 +205,6 @@ def _write_statements(game: Game, logged: Sequence[ActionLog]) -> list[tuple[str
         log_fields = _fields(ActionLog, LOG_FIELDS)
         insert_values = [_db_value(field, getattr(one, field.attname)) for one in logged for field in log_fields]
         values = [[*insert_values, *update_values]] if len(statements) == 1 else [insert_values, update_values]
-    return list(zip(statements, values, strict=True))
+    with _cursor() as cursor:
+        for sql, params in zip(statements, values, strict=True):
+            cursor.execute(sql, params)
