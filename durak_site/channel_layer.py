@@ -72,12 +72,14 @@ class LocalFirstLoopLayer(RedisPubSubLoopLayer):
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         group_channel = self._get_group_channel_name(group)
+        # Packed first: a message msgpack refuses reaches no socket, as with the plain layer.
+        packed = self.origin + self.channel_layer.serialize(message)
         for channel in self.groups.get(group_channel, ()):
             queue = self.channels.get(channel)
             if queue is not None:
                 queue.put_nowait(_Local(message))
         shard = self._get_shard(group_channel)
-        await shard.publish(group_channel, self.origin + self.channel_layer.serialize(message))
+        await shard.publish(group_channel, packed)
 
 
 class LocalFirstShard(RedisSingleShardConnection):

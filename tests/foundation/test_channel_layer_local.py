@@ -64,6 +64,11 @@ async def test_a_group_message_reaches_every_socket_once_here_and_in_another_pro
     assert await asyncio.wait_for(here.receive(first), timeout=5) == {"type": "ping.echo", "payload": 1}
     await _nothing_more(here, first)
 
+    # A message msgpack cannot pack is refused before any socket has it, here as with the plain layer.
+    with pytest.raises(TypeError):
+        await here.group_send("game.7", {"type": "game.view", "unpackable": object()})
+    await _nothing_more(here, first)
+
     # A socket that left the group gets nothing more of it.
     await here.group_discard("game.7", second)
     await here.group_send("game.7", {"type": "game.view", "seq": 4})
