@@ -1,8 +1,8 @@
 """The site's channel layer with Redis: channels-redis's Pub/Sub layer, its own sockets served first.
 
 A group message (a move's views, `games.broadcast`) is handed at once to the sending process's own sockets
-in the group, as the message itself, without Redis: no PUBLISH to wait for, no copy back from Redis to read,
-no msgpack unpacking for each socket. The message is still published once for the other processes' sockets
+in the group, as the message itself, without Redis: they do not wait for the PUBLISH and the copy back, and
+no msgpack unpacking is done for each of them. The message is still published once for the other processes' sockets
 of the group, prefixed with the sender's origin (random bytes of each process's layer on each event loop),
 and the sender drops its own copy, by that prefix, before unpacking it. A balancer that keeps a game's
 sockets together (issue 36) makes most of a game's views local: the mover's process holds both players.
