@@ -108,8 +108,9 @@ def channel_layer_settings(*, redis_url: str | None, kind: str = "") -> dict[str
         # pops them one by one, which costs the server more CPU a move (docs/experiments.md, CHANNEL_LAYER).
         # Delivery is at most once: a message published while a process reconnects to Redis is lost
         # (the game page asks for its view again after a silence; a move's answer is the next view).
+        # durak_site.channel_layer's subclass hands a group message to the sender's own sockets itself.
         return {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "durak_site.channel_layer.LocalFirstChannelLayer",
             "CONFIG": {"hosts": [{"address": redis_url}], "prefix": prefix},
         }
     # channels-redis waits for a socket's next message with a blocking pop of up to 5 s (brpop_timeout);

@@ -18,7 +18,7 @@ from durak_site.environment import channel_layer_settings
 
 def _layer(kind: str) -> Any:
     configured = channel_layer_settings(redis_url=os.environ["REDIS_URL"], kind=kind)
-    assert configured["BACKEND"].startswith("channels_redis.")
+    assert configured["BACKEND"] != "channels.layers.InMemoryChannelLayer"
     return import_string(configured["BACKEND"])(**configured["CONFIG"])
 
 

@@ -64,7 +64,7 @@ def test_database_and_redis_urls_mean_postgresql_redis_layer_and_a_real_broker()
     )
     assert sized.databases["default"]["OPTIONS"]["pool"]["max_size"] == 24
     layer = backends.channel_layers["default"]
-    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert layer["BACKEND"] == "durak_site.channel_layer.LocalFirstChannelLayer"
     assert layer["CONFIG"]["hosts"] == [{"address": "redis://cache.internal:6379/2"}]
     # Pub/Sub channels are the Redis server's, not a database's: the prefix names the database, so sites on
     # other databases of the same Redis never hear this one's games.
@@ -131,7 +131,7 @@ def test_local_settings_module_follows_the_environment() -> None:
     assert served.returncode == 0, served.stderr
     assert json.loads(served.stdout) == {
         "engine": "django.db.backends.postgresql",
-        "layer": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "layer": "durak_site.channel_layer.LocalFirstChannelLayer",
         "broker": "redis://127.0.0.1:6379/0",
         "in_process": False,
         "debug": True,
