@@ -32,9 +32,17 @@ NONE = -1
 def max_weight_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcardinality: bool = False) -> list[int]:
     """The matching of greatest total weight (among those of greatest cardinality when ``maxcardinality``), as
     the list of partners (``NONE`` for an unmatched node)."""
-    if not edges:
+    return max_weight_matching_split(size, [(u, v) for u, v, _ in edges], [w for _, _, w in edges], maxcardinality)
+
+
+def max_weight_matching_split(
+    size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int], maxcardinality: bool = False
+) -> list[int]:
+    """:func:`max_weight_matching` of the edges ``ends[k]`` of weight ``weights[k]`` (no tuple made an edge
+    unless this module's own code has to run)."""
+    if not ends:
         return [NONE] * size
-    run = weighted_native.start(size, edges)
+    run = weighted_native.start_split(size, ends, weights)
     if run is not None:
         try:
             mate = run.solve(maxcardinality)
@@ -42,7 +50,7 @@ def max_weight_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcar
             run.close()
         if mate is not None:
             return mate
-    return _python_matching(size, edges, maxcardinality)
+    return _python_matching(size, [(u, v, w) for (u, v), w in zip(ends, weights)], maxcardinality)
 
 
 def _python_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcardinality: bool) -> list[int]:
@@ -51,43 +59,6 @@ def _python_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcardin
 
 
 Face = tuple[list[int], list[int], list[bool], list[list[int]], list[int]]
-
-
-def max_weight_matching_split(size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int]) -> list[int]:
-    """:func:`max_weight_matching` of the edges ``ends[k]`` of weight ``weights[k]`` (no tuple made an edge
-    unless this module's own code has to run)."""
-    if not ends:
-        return [NONE] * size
-    run = weighted_native.start_split(size, ends, weights)
-    if run is not None:
-        try:
-            mate = run.solve(False)
-        finally:
-            run.close()
-        if mate is not None:
-            return mate
-    return _python_matching(size, [(u, v, w) for (u, v), w in zip(ends, weights)], False)
-
-
-def optimal_face_split(size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int]) -> Face:
-    """:func:`optimal_face` of the edges ``ends[k]`` of weight ``weights[k]``."""
-    if not ends:
-        return [NONE] * size, [], [False] * size, [], []
-    run = weighted_native.start_split(size, ends, weights)
-    if run is not None:
-        try:
-            mate = run.solve(False)
-            found = run.face() if mate is not None else None
-            if mate is not None and found is not None:
-                slacks, held, dual, base = found
-                odd_sets = [run.leaves(b) for b in range(size, 2 * size) if base[b] >= 0 and dual[b] > 0]
-                tight = [k for k, slack in enumerate(slacks) if slack == 0]
-                positive = [d > 0 for d in dual[:size]]
-                face = [int(positive[ends[k][0]]) + int(positive[ends[k][1]]) + 2 * held[k] for k in tight]
-                return mate, tight, positive, odd_sets, face
-        finally:
-            run.close()
-    return _python_face(size, [(u, v, w) for (u, v), w in zip(ends, weights)])
 
 
 def optimal_face(size: int, edges: Sequence[tuple[int, int, int]]) -> Face:
@@ -100,9 +71,15 @@ def optimal_face(size: int, edges: Sequence[tuple[int, int, int]]) -> Face:
     By complementary slackness every maximum-weight matching uses only tight edges and covers every node of
     positive dual (and every tight edge of an optimum is tight under every optimal dual); when no blossom's
     dual is positive, every matching of tight edges that covers those nodes is a maximum-weight matching."""
-    if not edges:
+    return optimal_face_split(size, [(u, v) for u, v, _ in edges], [w for _, _, w in edges])
+
+
+def optimal_face_split(size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int]) -> Face:
+    """:func:`optimal_face` of the edges ``ends[k]`` of weight ``weights[k]`` (no tuple made an edge unless this
+    module's own code has to run)."""
+    if not ends:
         return [NONE] * size, [], [False] * size, [], []
-    run = weighted_native.start(size, edges)
+    run = weighted_native.start_split(size, ends, weights)
     if run is not None:
         try:
             mate = run.solve(False)
@@ -110,10 +87,10 @@ def optimal_face(size: int, edges: Sequence[tuple[int, int, int]]) -> Face:
             if mate is not None and found is not None:
                 slacks, held, dual, base = found
                 odd_sets = [run.leaves(b) for b in range(size, 2 * size) if base[b] >= 0 and dual[b] > 0]
-                return _face(edges, mate, slacks, held, [d > 0 for d in dual[:size]], odd_sets)
+                return _face(ends, mate, slacks, held, [d > 0 for d in dual[:size]], odd_sets)
         finally:
             run.close()
-    return _python_face(size, edges)
+    return _python_face(size, [(u, v, w) for (u, v), w in zip(ends, weights)])
 
 
 def _python_face(size: int, edges: Sequence[tuple[int, int, int]]) -> Face:
@@ -127,11 +104,11 @@ def _python_face(size: int, edges: Sequence[tuple[int, int, int]]) -> Face:
 
 
 def _face(
-    edges: Sequence[tuple[int, int, int]], mate: list[int], slacks: list[int], held: list[int],
+    ends: Sequence[tuple[int, ...]], mate: list[int], slacks: list[int], held: list[int],
     positive: list[bool], odd_sets: list[list[int]],
 ) -> Face:
     tight = [k for k, slack in enumerate(slacks) if slack == 0]
-    face = [int(positive[edges[k][0]]) + int(positive[edges[k][1]]) + 2 * held[k] for k in tight]
+    face = [int(positive[ends[k][0]]) + int(positive[ends[k][1]]) + 2 * held[k] for k in tight]
     return mate, tight, positive, odd_sets, face
 
 
