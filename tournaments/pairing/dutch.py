@@ -80,7 +80,7 @@ of score differences rather than lexicographically.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tournaments.pairing.avoidances import AvoidanceReport, Avoidances, avoidance_report
@@ -341,11 +341,17 @@ class _Round:
         unless its proofs fail)."""
         known = self.later[a]
         if known is None:
-            met, barred, apart = self.met[a], self.barred[a], self.kept_apart[a]
-            known = self.later[a] = [
-                b for b in range(a + 1, len(self.players)) if b not in met and b not in barred and b not in apart
-            ]  # fmt: skip
+            known = self.later[a] = self.compatible_among(a, range(a + 1, len(self.players)))
         return known
+
+    def compatible_among(self, a: int, candidates: Iterable[int]) -> list[int]:
+        """The ``candidates`` ``a`` may meet, in their order (:attr:`compat` without making his set)."""
+        met, barred, apart = self.met[a], self.barred[a], self.kept_apart[a]
+        return [b for b in candidates if b not in met and b not in barred and b not in apart]
+
+    def may_meet(self, a: int, b: int) -> bool:
+        """Whether ``b`` is in ``a``'s compatible set (asked of the three sets)."""
+        return b not in self.met[a] and b not in self.barred[a] and b not in self.kept_apart[a] and b != a
 
     def lowest_byes(self) -> set[int]:
         """Who may take the bye: the eligible players of the lowest score at which the rest can still be

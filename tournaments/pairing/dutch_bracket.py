@@ -167,8 +167,7 @@ class Bracket:
             if among is None:
                 later = self.round.later_of(a)
             else:  # the compatible ones of the players after him among those asked about
-                met, barred, apart = round_.met[a], round_.barred[a], round_.kept_apart[a]
-                later = [b for b in nodes[index + 1 :] if b not in met and b not in barred and b not in apart]
+                later = round_.compatible_among(a, nodes[index + 1 :])
             if a >= first_lower:
                 result.extend([(a, b) for b in later])
                 continue
@@ -197,19 +196,21 @@ class Bracket:
         none of ``bye_apart``, no two players of the bracket, no player of a kept pair (a sufficient proof,
         which nearly always holds: a Swiss field below a bracket pairs easily). Else by a cardinality matching
         over every such edge."""
-        if self._greedy_completes(left, apart, bye_apart):
-            return True
-        local = {v: index for index, v in enumerate(left)}
-        adjacency: list[list[int]] = [[] for _ in left]
+        return self._greedy_completes(left, apart, bye_apart) or is_perfect(self.adjacency(left, weightless))
+
+    def adjacency(self, players: list[int], keep: Callable[[Edge], bool] | None = None) -> list[list[int]]:
+        """The graph of :meth:`edges` between ``players`` (those ``keep`` keeps), by their indices in
+        ``players``, for ``cardinality``."""
+        local = {v: index for index, v in enumerate(players)}
+        adjacency: list[list[int]] = [[] for _ in players]
         for edge in self.edges(local):
-            if weightless(edge):
+            if keep is None or keep(edge):
                 adjacency[local[edge[0]]].append(local[edge[1]])
                 adjacency[local[edge[1]]].append(local[edge[0]])
-        return is_perfect(adjacency)
+        return adjacency
 
     def _greedy_completes(self, left: list[int], apart: set[int], bye_apart: set[int]) -> bool:
-        taken, inside, round_ = self.taken, self.inside, self.round
-        if any(v in taken for v in left):
+        if any(v in self.taken for v in left):
             return False
         free = [v for v in left if v != BYE]
         if len(free) < len(left):
@@ -218,36 +219,22 @@ class Bracket:
             if taker is None:
                 return False
             free.remove(taker)
-        while free:
-            a = free[0]
-            met, barred, kept_apart = round_.met[a], round_.barred[a], round_.kept_apart[a]
-            apart_a, inside_a = a in apart, a in inside
-            for j in range(1, len(free)):
-                b = free[j]
-                if (
-                    b not in met and b not in barred and b not in kept_apart
-                    and not (apart_a and b in apart) and not (inside_a and b in inside)
-                ):  # fmt: skip
-                    del free[j]
-                    del free[0]
-                    break
-            else:
-                return False
-        return True
+        return not self._greedy_unpaired(free, apart)
 
-    def _greedy_unpaired(self, players: list[int]) -> set[int]:
-        """The players (of the lower groups: no bracket rule applies) that ``cardinality``'s greedy start leaves
-        unpaired: each in turn takes the first compatible player after him still free (a player left unpaired
-        has no compatible player free after him, so none takes him later)."""
-        round_ = self.round
+    def _greedy_unpaired(self, players: list[int], apart: Collection[int] = ()) -> set[int]:
+        """The players that a greedy pairing leaves unpaired: each in turn takes the first player after him still
+        free whom he may meet, neither both of ``apart`` nor both in the bracket. Over players of the lower
+        groups with nothing apart, that is ``cardinality``'s greedy start (a player left unpaired has no
+        compatible player free after him, so none takes him later)."""
+        round_, inside = self.round, self.inside
         free = list(players)
         unpaired: set[int] = set()
         while free:
             a = free[0]
-            met, barred, apart = round_.met[a], round_.barred[a], round_.kept_apart[a]
+            apart_a, inside_a = a in apart, a in inside
             for j in range(1, len(free)):
                 b = free[j]
-                if b not in met and b not in barred and b not in apart:
+                if round_.may_meet(a, b) and not (apart_a and b in apart) and not (inside_a and b in inside):
                     del free[j]
                     break
             else:
@@ -281,11 +268,7 @@ class Bracket:
         following = self.following
         any_avoided = any(avoided)
         rows = _Rows(order_size)
-        fixed, found = rows.table, rows.found
-        listed, fixed_kinds, orders = rows.edges, rows.fixed_kinds, rows.orders
-        exchange = order if isinstance(order, _ExchangeOrder) else None
-        place = exchange.place if exchange is not None else {}
-        by_x = exchange.rows if exchange is not None else {}
+        fixed, listed, fixed_kinds = rows.table, rows.edges, rows.fixed_kinds
         for edge in edges:
             a, b = edge
             digits: tuple[int, ...]
@@ -302,18 +285,10 @@ class Bracket:
             else:
                 digits = _ZEROS
             broken = -1 if any_avoided and b != BYE and b in avoided[a] else 0  # avoidances broken: before all
-            key = (broken, id(digits))  # the digits are the caches' tuples (bye's: interned), alive meanwhile
-            kind = fixed.get(key)
-            if kind is None:
-                kind = fixed[key] = len(found)
-                found.append((broken, *digits))
+            kind = fixed.get((broken, id(digits)))
             listed.append(edge)
-            fixed_kinds.append(kind)
-            if exchange is not None:
-                x, y = place.get(a), place.get(b)
-                orders.append(by_x[x] if x is not None and y is not None and x < y else None)
-            else:
-                orders.append(order.get(edge))
+            fixed_kinds.append(rows.kind(broken, digits) if kind is None else kind)
+        rows.orders.extend(order.rows_of(listed) if isinstance(order, _ExchangeOrder) else map(order.get, listed))
         return rows
 
     def match_near(self, order: _Order, order_size: int) -> list[Edge] | None:
@@ -358,13 +333,7 @@ class Bracket:
         if len(following) < need + 4:
             return None
         place = {v: index for index, v in enumerate(following)}
-        round_, taken = self.round, self.taken
-        reach = {
-            m: [] if m in taken else [
-                place[b] for b in following if b not in round_.met[m] and b not in round_.barred[m] and b not in round_.kept_apart[m]
-            ]
-            for m in self.members
-        }  # fmt: skip
+        reach = {m: [] if m in self.taken else [place[b] for b in self.round.compatible_among(m, following)] for m in self.members}
         cut = max((sorted(found)[min(need, len(found)) - 1] + 1 for found in reach.values() if found), default=0)
         cut = max(cut, 2)
         cut += (len(following) - cut) % 2
@@ -373,8 +342,7 @@ class Bracket:
         chosen = set(following[:cut])
         heavy = members | chosen | {BYE}
         rows = self.rows((edge for edge in self.edges(heavy) if not (edge[0] in chosen and edge[1] in chosen)), order, order_size)
-        rows.table[(0, -1)] = group_pair = len(rows.found)  # (the key of no edge rows made)
-        rows.found.append((0, *self.outside(following[0], following[1])))
+        group_pair = rows.kind(0, self.outside(following[0], following[1]))
         for index, a in enumerate(following[:cut]):
             for b in following[index + 1 : cut]:
                 rows.add((a, b), group_pair, None)
@@ -386,12 +354,7 @@ class Bracket:
         group_left = [v for v in following if v not in matched]
         unpaired = self._greedy_unpaired(group_left)
         if len(unpaired) != len(group_left) % 2:  # else a maximum matching: greedy's, when it pairs all it can
-            local = {v: index for index, v in enumerate(group_left)}
-            adjacency: list[list[int]] = [[] for _ in group_left]
-            for a, b in self.edges(local):
-                adjacency[local[a]].append(local[b])
-                adjacency[local[b]].append(local[a])
-            mate = maximum_matching(adjacency)
+            mate = maximum_matching(self.adjacency(group_left))
             unpaired = {v for v, partner in zip(group_left, mate) if partner == FREE}
         if len(unpaired) > len(group_left) % 2:
             return None
@@ -481,6 +444,16 @@ class _Rows:
         self.table: dict[object, int] = {}  # Bracket.rows's keys of ``found``
         self.order_size = order_size
         self._index: dict[Edge, int] | None = None
+
+    def kind(self, broken: int, digits: tuple[int, ...]) -> int:
+        """The index in ``found`` of the row of ``broken`` and ``digits`` (a tuple of Bracket's caches, or
+        interned: rows are known by its identity), added when new."""
+        key = (broken, id(digits))
+        kind = self.table.get(key)
+        if kind is None:
+            kind = self.table[key] = len(self.found)
+            self.found.append((broken, *digits))
+        return kind
 
     def add(self, edge: Edge, kind: int, order: list[int] | None) -> None:
         self.edges.append(edge)
@@ -605,10 +578,16 @@ class _ExchangeOrder:
         self.rows = {x: [-int(x > count), -x, 0, 0, 0] for x in self.place.values()}  # one list by x, shared
 
     def get(self, edge: Edge) -> list[int] | None:
-        x, y = self.place.get(edge[0]), self.place.get(edge[1])
-        if x is None or y is None or x >= y:
-            return None
-        return self.rows[x]
+        return self.rows_of([edge])[0]
+
+    def rows_of(self, edges: list[Edge]) -> list[list[int] | None]:
+        """:meth:`get` of each of ``edges`` (one loop)."""
+        place, rows = self.place, self.rows
+        result: list[list[int] | None] = []
+        for a, b in edges:
+            x, y = place.get(a), place.get(b)
+            result.append(rows[x] if x is not None and y is not None and x < y else None)
+        return result
 
     def late(self, edge: Edge) -> tuple[int, int, int]:
         """D.2 c, D.2 d and D.1 of an edge of the sequence (zeros for any other)."""
