@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from tournaments.pairing import weighted_native
 
 NONE = -1
+GREEDY_REBALANCES = 8  # how many times a greedy start may move matched edges' duals to come down a level
 
 
 def max_weight_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcardinality: bool = False) -> list[int]:
@@ -411,13 +412,16 @@ class _Matcher:
     def greedy_start(self) -> None:
         """Match the heaviest edges greedily before the first stage, with duals that keep every invariant of
         the stages: each edge is matched at a level (its weight) that all the free nodes' duals come down to
-        together, a matched node keeping the level it was matched at (the duals stay feasible and every matched
-        edge tight), and the free nodes' duals stay equal and the smallest. Their level stops where an edge from
-        a free node to a matched one would turn slack negative: the stages take over from there."""
+        together, a matched node keeping at least the level it was matched at (the duals stay feasible and
+        every matched edge tight), and the free nodes' duals stay equal and the smallest. Their level stops
+        where an edge from a free node to a matched one would turn slack negative, unless moving some of a
+        matched edge's dual from one end to the other (``rebalance``) lets it come down to the next weight:
+        the stages take over from where it stops."""
         size, weight, endpoint, dual = self.size, self.weight, self.endpoint, self.dual
         level = dual[0]
         bound = 0  # the lowest level the free-to-matched edges allow (weights are matched only while positive)
         matched = [False] * size
+        tries = GREEDY_REBALANCES
         for k in sorted(range(len(weight)), key=lambda e: -weight[e]):
             w = weight[k]
             u, v = endpoint[2 * k], endpoint[2 * k + 1]
@@ -425,8 +429,15 @@ class _Matcher:
                 continue
             if w < level:
                 if w <= bound:
-                    level = bound
-                    break
+                    if w <= 0 or tries == 0:
+                        level = bound
+                        break
+                    tries -= 1
+                    settled = self.rebalance(matched, w)
+                    if settled < 0:
+                        level = bound
+                        break
+                    bound = settled
                 level = w
             self.mate[u], self.mate[v] = 2 * k + 1, 2 * k
             matched[u] = matched[v] = True
@@ -438,6 +449,59 @@ class _Matcher:
         for v in range(size):
             if not matched[v]:
                 dual[v] = level
+
+    def rebalance(self, matched: list[bool], target: int) -> int:
+        """Let the free nodes' level come down to ``target`` (a positive weight below every matched node's dual)
+        by moving dual along matched edges: a node whose edges to free nodes need more than it has (twice the
+        edge's weight less ``target``) takes it from its partner, whose own need and edges to the other matched
+        nodes must allow once every edge has moved. All or nothing: the new bound of the free-to-matched edges
+        (at most ``target``), or -1 with every dual as it was."""
+        size, weight, endpoint, dual, mate, neighbours = (
+            self.size, self.weight, self.endpoint, self.dual, self.mate, self.neighbours)
+        reach = [0] * size  # twice the heaviest weight of a matched node's edges to free nodes
+        for x in range(size):
+            if matched[x]:
+                for p in neighbours[x]:
+                    if not matched[endpoint[p]] and 2 * weight[p >> 1] > reach[x]:
+                        reach[x] = 2 * weight[p >> 1]
+        moved: list[tuple[int, int, int]] = []  # (the node that gave, the node that took, how much)
+        failed = False
+        for x in range(size):
+            if not matched[x]:
+                continue
+            y = endpoint[mate[x]]
+            if y < x:
+                continue
+            need_x, need_y = max(target, reach[x] - target), max(target, reach[y] - target)
+            if need_x + need_y > dual[x] + dual[y]:
+                failed = True
+                break
+            if dual[x] < need_x:
+                moved.append((y, x, need_x - dual[x]))
+            elif dual[y] < need_y:
+                moved.append((x, y, need_y - dual[y]))
+        if not failed:
+            for giver, taker, amount in moved:
+                dual[taker] += amount
+                dual[giver] -= amount
+            for giver, _taker, _amount in moved:
+                for p in neighbours[giver]:
+                    if matched[endpoint[p]] and dual[giver] + dual[endpoint[p]] < 2 * weight[p >> 1]:
+                        failed = True
+                        break
+                if failed:
+                    break
+            if failed:
+                for giver, taker, amount in moved:
+                    dual[taker] -= amount
+                    dual[giver] += amount
+        if failed:
+            return NONE
+        bound = 0
+        for x in range(size):
+            if matched[x] and reach[x] - dual[x] > bound:
+                bound = reach[x] - dual[x]
+        return bound
 
     def solve(self, maxcardinality: bool) -> list[int]:
         size = self.size

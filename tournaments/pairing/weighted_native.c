@@ -19,6 +19,7 @@
 #include <string.h>
 
 #define NONE (-1)
+#define GREEDY_REBALANCES 8 /* weighted.py's GREEDY_REBALANCES */
 
 static void *xcalloc(size_t count, size_t each) { return calloc(count ? count : 1, each); }
 
@@ -552,11 +553,79 @@ static int WM(by_weight)(const void *a, const void *b) {
     return x->index < y->index ? -1 : (x->index > y->index ? 1 : 0);
 }
 
+/* weighted.py's _Matcher.rebalance: the new bound (at most target), or -1 with every dual as it was; -2 when
+ * memory ran out (nothing changed). */
+static wm_int WM(rebalance)(WM(Matcher) *m, const char *matched, wm_int target) {
+    int64_t size = m->size, *endpoint = m->endpoint, *mate = m->mate;
+    wm_int *weight = m->weight, *dual = m->dual;
+    wm_int *reach = xcalloc(size, sizeof(wm_int));
+    int64_t *giver = xcalloc(size, sizeof(int64_t)), *taker = xcalloc(size, sizeof(int64_t));
+    wm_int *amount = xcalloc(size, sizeof(wm_int));
+    if (reach == NULL || giver == NULL || taker == NULL || amount == NULL) {
+        free(reach); free(giver); free(taker); free(amount);
+        return -2;
+    }
+    for (int64_t x = 0; x < size; x++) {
+        if (!matched[x]) continue;
+        for (int64_t q = m->nb_start[x]; q < m->nb_start[x + 1]; q++) {
+            int64_t p = m->nb[q];
+            if (!matched[endpoint[p]] && 2 * weight[p >> 1] > reach[x]) reach[x] = 2 * weight[p >> 1];
+        }
+    }
+    int64_t moves = 0;
+    int failed = 0;
+    for (int64_t x = 0; x < size && !failed; x++) {
+        if (!matched[x]) continue;
+        int64_t y = endpoint[mate[x]];
+        if (y < x) continue;
+        wm_int need_x = reach[x] - target > target ? reach[x] - target : target;
+        wm_int need_y = reach[y] - target > target ? reach[y] - target : target;
+        if (need_x + need_y > dual[x] + dual[y]) {
+            failed = 1;
+        } else if (dual[x] < need_x) {
+            giver[moves] = y; taker[moves] = x; amount[moves++] = need_x - dual[x];
+        } else if (dual[y] < need_y) {
+            giver[moves] = x; taker[moves] = y; amount[moves++] = need_y - dual[y];
+        }
+    }
+    if (!failed) {
+        for (int64_t i = 0; i < moves; i++) {
+            dual[taker[i]] += amount[i];
+            dual[giver[i]] -= amount[i];
+        }
+        for (int64_t i = 0; i < moves && !failed; i++) {
+            int64_t g = giver[i];
+            for (int64_t q = m->nb_start[g]; q < m->nb_start[g + 1]; q++) {
+                int64_t p = m->nb[q];
+                if (matched[endpoint[p]] && dual[g] + dual[endpoint[p]] < 2 * weight[p >> 1]) {
+                    failed = 1;
+                    break;
+                }
+            }
+        }
+        if (failed) {
+            for (int64_t i = 0; i < moves; i++) {
+                dual[taker[i]] -= amount[i];
+                dual[giver[i]] += amount[i];
+            }
+        }
+    }
+    wm_int bound = 0;
+    if (!failed) {
+        for (int64_t x = 0; x < size; x++) {
+            if (matched[x] && reach[x] - dual[x] > bound) bound = reach[x] - dual[x];
+        }
+    }
+    free(reach); free(giver); free(taker); free(amount);
+    return failed ? -1 : bound;
+}
+
 static int WM(greedy_start)(WM(Matcher) *m) {
     int64_t size = m->size, edges = m->edges;
     wm_int *weight = m->weight, *dual = m->dual;
     int64_t *endpoint = m->endpoint;
     wm_int level = dual[0], bound = 0;
+    int tries = GREEDY_REBALANCES;
     char *matched = xcalloc(size, 1);
     WM(Ranked) *order = xcalloc(edges, sizeof(WM(Ranked)));
     if (matched == NULL || order == NULL) { free(matched); free(order); return 0; }
@@ -572,8 +641,18 @@ static int WM(greedy_start)(WM(Matcher) *m) {
         if (matched[u] || matched[v]) continue;
         if (w < level) {
             if (w <= bound) {
-                level = bound;
-                break;
+                if (w <= 0 || tries == 0) {
+                    level = bound;
+                    break;
+                }
+                tries--;
+                wm_int settled = WM(rebalance)(m, matched, w);
+                if (settled == -2) { free(matched); free(order); return 0; }
+                if (settled < 0) {
+                    level = bound;
+                    break;
+                }
+                bound = settled;
             }
             level = w;
         }

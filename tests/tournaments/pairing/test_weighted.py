@@ -73,6 +73,18 @@ def test_maximum_weight_matching_weighs_what_networkx_finds(seed: int) -> None:
                 assert sum(u != FREE for u in mate) == 2 * len(theirs)
 
 
+def _layered(rng: random.Random, size: int) -> Edges:
+    """A bracket's shape: a few classes of nodes (MDPs, residents, the next group) and a weight by the classes
+    of the two ends, give or take one."""
+    classes = [rng.randrange(3) for _ in range(size)]
+    table = [[rng.randint(1, 40) for _ in range(3)] for _ in range(3)]
+    density = rng.choice([0.5, 0.9, 1.0])
+    return [
+        (u, v, table[min(classes[u], classes[v])][max(classes[u], classes[v])] + rng.randint(0, 1))
+        for u in range(size) for v in range(u + 1, size) if rng.random() < density
+    ]  # fmt: skip
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_the_greedy_start_keeps_the_stages_invariants(seed: int) -> None:
     """After ``greedy_start`` (compiled and interpreted): every slack non-negative, every matched edge tight,
@@ -80,9 +92,9 @@ def test_the_greedy_start_keeps_the_stages_invariants(seed: int) -> None:
     matches something whenever the heaviest edge is positive."""
     rng = random.Random(400 + seed)
     for module in (weighted, _interpreted()):
-        for _ in range(300):
+        for count in range(300):
             size = rng.randint(2, 14)
-            edges = _graph(rng, size)
+            edges = _graph(rng, size) if count % 2 else _layered(rng, size)
             if not edges:
                 continue
             matcher = module._Matcher(size, edges)
@@ -98,6 +110,35 @@ def test_the_greedy_start_keeps_the_stages_invariants(seed: int) -> None:
             assert not free or free[0] <= min(dual[:size])
             if max(w for _, _, w in edges) > 0:
                 assert any(end != weighted.NONE for end in mate)
+
+
+def test_the_greedy_start_moves_duals_to_come_down_a_level() -> None:
+    """On a bracket's shape (heavy edges from a few MDPs to residents, lighter ones among residents) the greedy
+    start stops at the MDPs' level unless it moves their edges' duals to the MDPs' ends (``rebalance``): with it
+    the residents are matched greedily too, and the matching is still the optimum."""
+    module = _interpreted()
+    rng = random.Random(12)
+    left = {0: 0, module.GREEDY_REBALANCES: 0}
+    for _ in range(20):
+        mdps, residents = rng.randint(2, 6), rng.randint(10, 30)
+        size = mdps + residents
+        edges = [
+            (u, v, (3 if v < mdps else 20 + rng.randint(0, 1)) if u < mdps else 10 + rng.randint(0, 1))
+            for u in range(size) for v in range(u + 1, size) if rng.random() < 0.8
+        ]  # fmt: skip
+        for tries in left:
+            module.GREEDY_REBALANCES = tries
+            matcher = module._Matcher(size, edges)
+            matcher.greedy_start()
+            left[tries] += sum(end == module.NONE for end in matcher.mate)
+            graph = Graph()
+            graph.add_weighted_edges_from(edges)
+            theirs = networkx_matching(graph)
+            weights = {(u, v): w for u, v, w in edges}
+            assert _weight(edges, module._python_matching(size, edges, False)) == sum(
+                weights[(min(a, b), max(a, b))] for a, b in theirs
+            )
+    assert left[0] > 5 * left[max(left)] + 100  # without moving duals most residents wait for the stages
 
 
 @pytest.mark.parametrize("seed", range(3))

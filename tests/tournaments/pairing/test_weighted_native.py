@@ -1,7 +1,7 @@
 """``weighted_native`` (weighted._Matcher in C) against weighted.py's own code: the same matching, the same final
 duals and blossoms, the same ``optimal_face``, on thousands of random graphs (sparse to complete, weights of 1 to
 119 bits, in 64-bit words and in 128-bit ones, with and without maximum cardinality, triangles and odd cycles
-that make blossoms), and the fallback to Python integers where the weights are too big for the C code."""
+that make blossoms, weights by the classes of the ends that make the greedy start move duals), and the fallback to Python integers where the weights are too big for the C code."""
 
 from __future__ import annotations
 
@@ -24,9 +24,17 @@ def _graph(rng: random.Random, size: int) -> Edges:
     density = rng.choice([0.1, 0.3, 0.6, 0.9, 1.0, rng.random()])
     top = rng.choice([1, 3, 20, 1000, 2**20, 2**40, 2**56, 2**58 - 1, 2**58, 2**70, 2**119])
     low = rng.choice([0, 0, -top // 4])
-    edges = {
-        (u, v): rng.randint(low, top) for u in range(size) for v in range(u + 1, size) if rng.random() < density
-    }
+    if rng.random() < 0.25:  # layered: a weight by the classes of the two ends (what makes the greedy start rebalance)
+        classes = [rng.randrange(3) for _ in range(size)]
+        table = [[rng.randint(max(low, 1), top) for _ in range(3)] for _ in range(3)]
+        edges = {
+            (u, v): table[min(classes[u], classes[v])][max(classes[u], classes[v])] + rng.randint(0, 1)
+            for u in range(size) for v in range(u + 1, size) if rng.random() < density
+        }  # fmt: skip
+    else:
+        edges = {
+            (u, v): rng.randint(low, top) for u in range(size) for v in range(u + 1, size) if rng.random() < density
+        }
     if size >= 3 and rng.random() < 0.5:
         nodes = rng.sample(range(size), size)
         at = 0
