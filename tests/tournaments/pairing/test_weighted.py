@@ -118,7 +118,7 @@ def test_the_greedy_start_moves_duals_to_come_down_a_level() -> None:
     the residents are matched greedily too, and the matching is still the optimum."""
     module = _interpreted()
     rng = random.Random(12)
-    left = {0: 0, module.GREEDY_REBALANCES: 0}
+    left = {0: 0, weighted.GREEDY_REBALANCES: 0}
     for _ in range(20):
         mdps, residents = rng.randint(2, 6), rng.randint(10, 30)
         size = mdps + residents
