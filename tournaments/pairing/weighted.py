@@ -9,7 +9,11 @@ results). Weights are Python ints of any size: with integer weights every dual v
 integer (the vertex duals start at the largest weight and edge slacks are counted doubled), so the optimum is exact.
 Before the first stage a greedy start (``_Matcher.greedy_start``) matches the heaviest edges level by level
 with duals that keep every invariant of the stages, which saves most stages when few distinct weights lead
-(a lexicographic phase's first digits are often alike on most edges).
+(a lexicographic phase's first digits are often alike on most edges); where an edge from a free node to a
+matched one would stop the level, it moves dual along matched edges to the end that needs it
+(``_Matcher.rebalance``: a bracket's MDPs take their residents' share) and goes on. After a stage that moved the
+duals, the edges without slack between free nodes are matched at once (``_Matcher.match_tight``) rather than a
+stage each (the next group's pairs, once the bracket's heavy edges are settled).
 
 ``max_weight_matching`` and ``optimal_face`` run ``_Matcher`` in C where scripts/build_engine.py could compile it
 (``weighted_native``: the same steps over 64-bit or 128-bit integers, the same matching and the same duals, ten
@@ -503,11 +507,31 @@ class _Matcher:
                 bound = reach[x] - dual[x]
         return bound
 
+    def match_tight(self) -> None:
+        """Match every edge without slack between two free nodes outside any blossom, greedily in the order of
+        the nodes and their edges, before a stage labels anything. Each is an augmenting path of one edge that
+        a stage of its own would find, and nothing else changes (duals, blossoms), so every invariant holds.
+        Run after a stage that moved the duals, which is when such edges appear (a lexicographic phase's light
+        pairs among the next group's players, once the bracket's heavy edges have been settled): that stage
+        scanned every free node's edges already, so this costs it no more than it spent."""
+        mate, endpoint, in_blossom, neighbours = self.mate, self.endpoint, self.in_blossom, self.neighbours
+        for u in range(self.size):
+            if mate[u] != NONE or in_blossom[u] != u:
+                continue
+            for p in neighbours[u]:
+                v = endpoint[p]
+                if mate[v] == NONE and in_blossom[v] == v and self.slack(p >> 1) == 0:
+                    mate[u], mate[v] = p, p ^ 1
+                    break
+
     def solve(self, maxcardinality: bool) -> list[int]:
         size = self.size
         if not maxcardinality:
             self.greedy_start()
+        moved = False  # whether the last stage moved the duals
         for _ in range(size):
+            if moved:
+                self.match_tight()
             self.label = [0] * (2 * size)
             self.best_edge = [NONE] * (2 * size)
             for b in range(size, 2 * size):
@@ -517,11 +541,12 @@ class _Matcher:
             for v in range(size):
                 if self.mate[v] == NONE and self.label[self.in_blossom[v]] == 0:
                     self.assign_label(v, 1, NONE)
-            augmented = False
+            augmented = moved = False
             while True:
                 if self.grow():
                     augmented = True
                     break
+                moved = True
                 if self.adjust(maxcardinality):
                     break
             if not augmented:

@@ -674,6 +674,22 @@ static int WM(greedy_start)(WM(Matcher) *m) {
     return 1;
 }
 
+/* weighted.py's _Matcher.match_tight */
+static void WM(match_tight)(WM(Matcher) *m) {
+    int64_t size = m->size, *mate = m->mate, *endpoint = m->endpoint, *in_blossom = m->in_blossom;
+    for (int64_t u = 0; u < size; u++) {
+        if (mate[u] != NONE || in_blossom[u] != u) continue;
+        for (int64_t q = m->nb_start[u]; q < m->nb_start[u + 1]; q++) {
+            int64_t p = m->nb[q], v = endpoint[p];
+            if (mate[v] == NONE && in_blossom[v] == v && WM(slack)(m, p >> 1) == 0) {
+                mate[u] = p;
+                mate[v] = p ^ 1;
+                break;
+            }
+        }
+    }
+}
+
 /* 1: the optimum is reached; 0: go on; -1: a dual left +-WM_DUAL_LIMIT. */
 static int WM(adjust)(WM(Matcher) *m, int maxcardinality) {
     int64_t size = m->size, *label = m->label, *in_blossom = m->in_blossom;
@@ -743,7 +759,9 @@ static int WM(adjust)(WM(Matcher) *m, int maxcardinality) {
 int WM(solve)(WM(Matcher) *m, int maxcardinality, int64_t *mate_out) {
     int64_t size = m->size;
     if (!maxcardinality && !WM(greedy_start)(m)) return -1;
+    int moved = 0; /* whether the last stage moved the duals */
     for (int64_t stage = 0; stage < size; stage++) {
+        if (moved) WM(match_tight)(m);
         for (int64_t b = 0; b < 2 * size; b++) {
             m->label[b] = 0;
             m->best_edge[b] = NONE;
@@ -755,12 +773,14 @@ int WM(solve)(WM(Matcher) *m, int maxcardinality, int64_t *mate_out) {
             if (m->mate[v] == NONE && m->label[m->in_blossom[v]] == 0) WM(assign_label)(m, v, 1, NONE);
         }
         int augmented = 0;
+        moved = 0;
         while (1) {
             if (WM(grow)(m)) {
                 augmented = 1;
                 break;
             }
             if (m->failed) return -1;
+            moved = 1;
             int done = WM(adjust)(m, maxcardinality);
             if (done < 0 || m->failed) return -1;
             if (done) break;

@@ -9,6 +9,7 @@ import importlib.util
 import itertools
 import random
 import types
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -139,6 +140,39 @@ def test_the_greedy_start_moves_duals_to_come_down_a_level() -> None:
                 weights[(min(a, b), max(a, b))] for a, b in theirs
             )
     assert left[0] > 5 * left[max(left)] + 100  # without moving duals most residents wait for the stages
+
+
+def test_tight_edges_between_free_nodes_are_matched_without_a_stage_each() -> None:
+    """A bracket's odd clique of heavy edges and the next group's light edges among themselves and to it: once a
+    stage has moved the duals down to the light weight, the next group's pairs are tight between free nodes and
+    ``match_tight`` matches them all at once; the matching is still the optimum (networkx), in C as in Python."""
+    module = _interpreted()
+    rng = random.Random(5)
+    quick = 0
+    for _ in range(10):
+        heavy, light = 2 * rng.randint(3, 8) + 1, 2 * rng.randint(3, 10)
+        size = heavy + light
+        edges = [
+            (u, v, 500 if v < heavy else 1) for u in range(size) for v in range(u + 1, size) if rng.random() < 0.9
+        ]  # fmt: skip
+        matcher = module._Matcher(size, edges)
+        counted = matcher.match_tight
+
+        def match_tight(matcher: Any = matcher, counted: Any = counted) -> None:
+            nonlocal quick
+            before = matcher.mate.count(module.NONE)
+            counted()
+            quick += before - matcher.mate.count(module.NONE)
+
+        matcher.match_tight = match_tight
+        mate = matcher.solve(False)
+        graph = Graph()
+        graph.add_weighted_edges_from(edges)
+        weights = {(u, v): w for u, v, w in edges}
+        best = sum(weights[(min(a, b), max(a, b))] for a, b in networkx_matching(graph))
+        assert _weight(edges, mate) == best
+        assert weighted.max_weight_matching(size, edges) == mate
+    assert quick > 40  # most of the light pairs were matched so, not a stage each
 
 
 @pytest.mark.parametrize("seed", range(3))
