@@ -817,25 +817,59 @@ int WM(face)(WM(Matcher) *m, wm_int *slack_out, int64_t *held_out, wm_int *dual_
         int64_t at = offset[v + 1];
         for (int64_t b = m->parent[v]; b != NONE; b = m->parent[b]) chains[--at] = b; /* outermost first */
     }
+    /* Along each chain, outermost first: twice the duals of a blossom and of those holding it, and how many of
+     * them are positive. An edge's ends share the first blossoms of their chains (a tree's ancestors), found by
+     * halving: nested blossoms may be a thousand deep. */
+    wm_int *twice_above = xcalloc(2 * size, sizeof(wm_int));
+    int64_t *positive_above = xcalloc(2 * size, sizeof(int64_t));
+    char *done = xcalloc(2 * size, 1);
     int status = 0;
+    if (twice_above == NULL || positive_above == NULL || done == NULL) status = -1;
+    for (int64_t v = 0; v < size && status == 0; v++) {
+        for (int64_t i = 0; i < depth[v]; i++) {
+            int64_t b = chains[offset[v] + i];
+            if (done[b]) continue;
+            wm_int twice, sum = 0;
+            int64_t count = 0;
+            if (i > 0) {
+                sum = twice_above[chains[offset[v] + i - 1]];
+                count = positive_above[chains[offset[v] + i - 1]];
+            }
+            if (__builtin_mul_overflow(m->dual[b], (wm_int)2, &twice) || __builtin_add_overflow(sum, twice, &sum)) {
+                status = -1;
+                break;
+            }
+            twice_above[b] = sum;
+            positive_above[b] = count + (m->dual[b] > 0);
+            done[b] = 1;
+        }
+    }
     for (int64_t k = 0; k < m->edges && status == 0; k++) {
         int64_t u = m->endpoint[2 * k], v = m->endpoint[2 * k + 1];
         wm_int s = m->dual[u] + m->dual[v] - 2 * m->weight[k];
         int64_t count = 0;
         int64_t common = depth[u] < depth[v] ? depth[u] : depth[v];
-        for (int64_t i = 0; i < common; i++) {
-            int64_t bu = chains[offset[u] + i], bv = chains[offset[v] + i];
-            if (bu != bv) break;
-            wm_int twice;
-            if (__builtin_mul_overflow(m->dual[bu], (wm_int)2, &twice) || __builtin_add_overflow(s, twice, &s)) {
+        const int64_t *cu = chains + offset[u], *cv = chains + offset[v];
+        if (common > 0 && cu[0] == cv[0]) {
+            int64_t low = 1, high = common; /* the first `low` blossoms are shared */
+            while (low < high) {
+                int64_t middle = low + (high - low + 1) / 2;
+                if (cu[middle - 1] == cv[middle - 1]) low = middle;
+                else high = middle - 1;
+            }
+            int64_t b = cu[low - 1];
+            if (__builtin_add_overflow(s, twice_above[b], &s)) {
                 status = -1;
                 break;
             }
-            count += m->dual[bu] > 0;
+            count = positive_above[b];
         }
         memcpy(&slack_out[k], &s, sizeof(wm_int));
         held_out[k] = count;
     }
+    free(twice_above);
+    free(positive_above);
+    free(done);
     for (int64_t b = 0; b < 2 * size; b++) {
         memcpy(&dual_out[b], &m->dual[b], sizeof(wm_int));
         base_out[b] = m->base[b];
