@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from tournaments.pairing import weighted_native
 from tournaments.pairing.cardinality import FREE, is_perfect, maximum_matching
 from tournaments.pairing.first_attack import conflict
 from tournaments.pairing.model import Float, PairingError
@@ -646,6 +647,7 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
     width = rows.width
     index = {v: k for k, v in enumerate(dict.fromkeys([v for edge in edges for v in edge]))}  # by first appearance
     ends = [(index[a], index[b]) for a, b in edges]
+    flat = weighted_native.flatten(ends)  # the same ends for the C matcher, narrowed with them
     names = list(index)
     maxima = rows.maxima()
     alive = list(range(len(edges)))  # the edges still in play (tight so far), as indices into ``edges``
@@ -666,10 +668,11 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
     def narrow(weights: list[int]) -> list[int]:
         """Match the edges alive by ``weights`` for its optimal face, keep its tight edges alive; the matching's
         partners."""
-        nonlocal alive, ends, face, positive, odd_sets
-        found, kept, positive, odd_sets, face = optimal_face_split(len(names), ends, weights)
+        nonlocal alive, ends, flat, face, positive, odd_sets
+        found, kept, positive, odd_sets, face = optimal_face_split(len(names), ends, weights, flat)
         alive = [alive[k] for k in kept]
         ends = [ends[k] for k in kept]
+        flat = None if flat is None else weighted_native.gather(flat, kept)
         return found
 
     # With a sequence, D.2 a-b are a phase of their own, which the lowest S1 often settles without a matching.
@@ -679,10 +682,11 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
             lowest = _lowest_s1(names, index, ends, face, alive, mate, positive, sequence)
             if lowest is not None:
                 alive, ends, face, positive, mate = lowest
+                flat = None
                 break
         weights = rows.weights(start, stop, None if face is None else alive, face, nodes)
         if stop == width:
-            mate = max_weight_matching_split(len(names), ends, weights)
+            mate = max_weight_matching_split(len(names), ends, weights, flat=flat)
             return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
         mate = narrow(weights)
     assert sequence is not None and face is not None
@@ -701,7 +705,7 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
         if _face_total(ends, face, partners) == _face_total(ends, face, mate):
             return [_edge(names[v], names[u]) for v, u in enumerate(partners) if u > v]
     weights = _signed(digits(width - 1, width), nodes, len(alive))
-    mate = max_weight_matching_split(len(names), ends, weights)
+    mate = max_weight_matching_split(len(names), ends, weights, flat=flat)
     return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
 
 

@@ -26,6 +26,7 @@ Nodes are 0..n-1; ``edges`` are (u, v, weight) with u != v. An edge's two ends a
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 
 from tournaments.pairing import weighted_native
@@ -41,13 +42,14 @@ def max_weight_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcar
 
 
 def max_weight_matching_split(
-    size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int], maxcardinality: bool = False
+    size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int], maxcardinality: bool = False,
+    flat: array[int] | None = None,
 ) -> list[int]:
     """:func:`max_weight_matching` of the edges ``ends[k]`` of weight ``weights[k]`` (no tuple made an edge
-    unless this module's own code has to run)."""
+    unless this module's own code has to run; ``flat``: the ends flattened, ``weighted_native.flatten``)."""
     if not ends:
         return [NONE] * size
-    run = weighted_native.start_split(size, ends, weights)
+    run = weighted_native.start_split(size, ends, weights, flat)
     if run is not None:
         try:
             mate = run.solve(maxcardinality)
@@ -79,20 +81,22 @@ def optimal_face(size: int, edges: Sequence[tuple[int, int, int]]) -> Face:
     return optimal_face_split(size, [(u, v) for u, v, _ in edges], [w for _, _, w in edges])
 
 
-def optimal_face_split(size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int]) -> Face:
+def optimal_face_split(
+    size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int], flat: array[int] | None = None
+) -> Face:
     """:func:`optimal_face` of the edges ``ends[k]`` of weight ``weights[k]`` (no tuple made an edge unless this
-    module's own code has to run)."""
+    module's own code has to run; ``flat``: the ends flattened, ``weighted_native.flatten``)."""
     if not ends:
         return [NONE] * size, [], [False] * size, [], []
-    run = weighted_native.start_split(size, ends, weights)
+    run = weighted_native.start_split(size, ends, weights, flat)
     if run is not None:
         try:
             mate = run.solve(False)
-            found = run.face() if mate is not None else None
+            found = run.face_tight() if mate is not None else None
             if mate is not None and found is not None:
-                slacks, held, dual, base = found
+                tight, face, dual, base = found
                 odd_sets = [run.leaves(b) for b in range(size, 2 * size) if base[b] >= 0 and dual[b] > 0]
-                return _face(ends, mate, slacks, held, [d > 0 for d in dual[:size]], odd_sets)
+                return mate, tight, [d > 0 for d in dual[:size]], odd_sets, face
         finally:
             run.close()
     return _python_face(size, [(u, v, w) for (u, v), w in zip(ends, weights)])

@@ -25,6 +25,14 @@ static void *xcalloc(size_t count, size_t each) { return calloc(count ? count : 
 
 static inline int64_t wrap(int64_t j, int64_t len) { return j < 0 ? j + len : j; }
 
+/* The ends of the edges `kept` (indices) of the flat ends `flat` (u, v, u, v...), in that order, into `out`. */
+void wm_gather(const int64_t *flat, const int64_t *kept, int64_t count, int64_t *out) {
+    for (int64_t i = 0; i < count; i++) {
+        out[2 * i] = flat[2 * kept[i]];
+        out[2 * i + 1] = flat[2 * kept[i] + 1];
+    }
+}
+
 #define WM_CAT2(a, b) a##b
 #define WM_CAT(a, b) WM_CAT2(a, b)
 #define WM(name) WM_CAT(WM_PREFIX, name)
@@ -877,6 +885,29 @@ int WM(face)(WM(Matcher) *m, wm_int *slack_out, int64_t *held_out, wm_int *dual_
     free(depth);
     free(offset);
     free(chains);
+    return status;
+}
+
+/* weighted.py's optimal_face from face's values: the edges without slack (indices, into kept_out), each one's
+ * face weight (its ends of positive dual plus twice the blossoms of positive dual holding both), and how many;
+ * the duals and bases as face gives them. 0, or -1 as face (or when memory ran out). */
+int WM(face_tight)(WM(Matcher) *m, int64_t *kept_out, int64_t *face_out, int64_t *count_out, wm_int *dual_out,
+                   int64_t *base_out) {
+    wm_int *slack = xcalloc(m->edges, sizeof(wm_int));
+    int64_t *held = xcalloc(m->edges, sizeof(int64_t));
+    int status = slack != NULL && held != NULL ? WM(face)(m, slack, held, dual_out, base_out) : -1;
+    if (status == 0) {
+        int64_t count = 0;
+        for (int64_t k = 0; k < m->edges; k++) {
+            if (slack[k] != 0) continue;
+            int64_t u = m->endpoint[2 * k], v = m->endpoint[2 * k + 1];
+            kept_out[count] = k;
+            face_out[count++] = (m->dual[u] > 0) + (m->dual[v] > 0) + 2 * held[k];
+        }
+        *count_out = count;
+    }
+    free(slack);
+    free(held);
     return status;
 }
 

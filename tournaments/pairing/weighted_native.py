@@ -49,6 +49,10 @@ def _load() -> ctypes.CDLL | None:
         getattr(library, prefix + "face").argtypes = [pointer, pointer, pointer, pointer, pointer]
         getattr(library, prefix + "leaves").restype = ctypes.c_int64
         getattr(library, prefix + "leaves").argtypes = [pointer, ctypes.c_int64, pointer]
+        getattr(library, prefix + "face_tight").restype = ctypes.c_int
+        getattr(library, prefix + "face_tight").argtypes = [pointer, pointer, pointer, pointer, pointer, pointer]
+    library.wm_gather.restype = None
+    library.wm_gather.argtypes = [pointer, pointer, ctypes.c_int64, pointer]
     return library
 
 
@@ -84,6 +88,7 @@ class NativeRun:
         prefix = "wm128_" if wide else "wm_"
         self._solve, self._face = getattr(library, prefix + "solve"), getattr(library, prefix + "face")
         self._leaves, self._free = getattr(library, prefix + "leaves"), getattr(library, prefix + "free")
+        self._face_tight = getattr(library, prefix + "face_tight")
 
     def solve(self, maxcardinality: bool) -> list[int] | None:
         mate = array("q", bytes(8 * self.size))
@@ -103,6 +108,20 @@ class NativeRun:
             return _wide_values(slacks), held.tolist(), _wide_values(dual), base.tolist()
         return slacks.tolist(), held.tolist(), dual.tolist(), base.tolist()
 
+    def face_tight(self) -> tuple[list[int], list[int], list[int], list[int]] | None:
+        """The edges without slack (indices), each one's face weight (``weighted.optimal_face``), and every node's
+        and blossom's dual and base: what ``face`` gives, with no list of every edge made."""
+        words = 2 if self.wide else 1
+        kept, face, count = array("q", bytes(8 * self.edges)), array("q", bytes(8 * self.edges)), array("q", [0])
+        dual, base = array("q", bytes(16 * words * self.size)), array("q", bytes(16 * self.size))
+        status = self._face_tight(
+            self.handle, _address(kept), _address(face), _address(count), _address(dual), _address(base)
+        )
+        if status != 0:
+            return None
+        size = count[0]
+        return kept[:size].tolist(), face[:size].tolist(), _wide_values(dual) if self.wide else dual.tolist(), base.tolist()
+
     def leaves(self, b: int) -> list[int]:
         found = array("q", bytes(16 * self.size))
         count = self._leaves(self.handle, b, _address(found))
@@ -121,8 +140,32 @@ def start(size: int, edges: Sequence[tuple[int, int, int]]) -> NativeRun | None:
     return start_split(size, [(u, v) for u, v, _ in edges], [w for _, _, w in edges])
 
 
-def start_split(size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int]) -> NativeRun | None:
-    """:func:`start` over the edges ``ends[k]`` of weight ``weights[k]``."""
+def flatten(ends: Sequence[tuple[int, int]]) -> array[int] | None:
+    """The edges' ends in one array (u, v, u, v...), as :func:`start_split` takes them; None without the library
+    or for ends past a word."""
+    if _library is None:
+        return None
+    try:
+        return array("q", chain.from_iterable(ends))
+    except (OverflowError, TypeError):
+        return None
+
+
+def gather(flat: array[int], kept: Sequence[int]) -> array[int]:
+    """The flat ends of the edges ``kept`` (indices into ``flat``'s edges, each in range), in that order."""
+    assert _library is not None
+    indices = array("q", kept)
+    out = array("q", bytes(16 * len(indices)))
+    if indices:
+        _library.wm_gather(_address(flat), _address(indices), len(indices), _address(out))
+    return out
+
+
+def start_split(
+    size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int], flat: array[int] | None = None
+) -> NativeRun | None:
+    """:func:`start` over the edges ``ends[k]`` of weight ``weights[k]`` (``flat``: the same ends flattened, when
+    the caller has them)."""
     if _library is None or not ends or not 0 < size <= _MAX_SIZE:  # ctypes would pass 2 ** 64 + 3 as 3
         return None
     top, bottom = max(weights), min(weights)
@@ -130,7 +173,8 @@ def start_split(size: int, ends: Sequence[tuple[int, int]], weights: Sequence[in
     if wide and (not _wide or top >= _WIDE_LIMIT or bottom <= -_WIDE_LIMIT):
         return None
     try:
-        flat = array("q", chain.from_iterable(ends))
+        if flat is None or len(flat) != 2 * len(ends):
+            flat = array("q", chain.from_iterable(ends))
         if wide:
             packed = array("Q", b"".join([w.to_bytes(16, "little", signed=True) for w in weights]))  # low, high
         else:
