@@ -435,7 +435,7 @@ class _Rows:
     shares one list among the edges of a player). A column is read off these per edge only when a phase
     of :func:`_lexicographic` needs it, and a column that is zero everywhere never is."""
 
-    __slots__ = ("edges", "fixed_kinds", "orders", "found", "table", "order_size", "_index")
+    __slots__ = ("edges", "fixed_kinds", "orders", "found", "table", "order_size", "_index", "_ids")
 
     def __init__(self, order_size: int) -> None:
         self.edges: list[Edge] = []
@@ -445,6 +445,7 @@ class _Rows:
         self.table: dict[object, int] = {}  # Bracket.rows's keys of ``found``
         self.order_size = order_size
         self._index: dict[Edge, int] | None = None
+        self._ids: tuple[list[int], list[list[int]]] = ([], [[]])  # see order_ids
 
     def kind(self, broken: int, digits: tuple[int, ...]) -> int:
         """The index in ``found`` of the row of ``broken`` and ``digits`` (a tuple of Bracket's caches, or
@@ -491,6 +492,23 @@ class _Rows:
             return [0 if order is None else order[j] for order in orders]
         return [0 if orders[i] is None else orders[i][j] for i in among]  # type: ignore[index]
 
+    def order_ids(self) -> tuple[list[int], list[list[int]]]:
+        """Each edge's order digits as a number (0: none, else an index into the distinct lists, the second
+        value, whose entry 0 is a placeholder), made once for the edges listed so far and extended after."""
+        ids, lists = self._ids
+        if len(ids) < len(self.orders):
+            number = {id(order): index for index, order in enumerate(lists) if index}
+            for order in self.orders[len(ids):]:
+                if order is None:
+                    ids.append(0)
+                    continue
+                index = number.get(id(order))
+                if index is None:
+                    index = number[id(order)] = len(lists)
+                    lists.append(order)
+                ids.append(index)
+        return ids, lists
+
     def weights(self, first: int, stop: int, alive: list[int] | None, face: list[int] | None, nodes: int) -> list[int]:
         """:func:`_signed` of the face weights ``face`` (when given) and digits ``first`` .. ``stop`` - 1 of the
         edges ``alive`` (indices; None: every edge), the same integers: the digits before the order's are
@@ -498,7 +516,8 @@ class _Rows:
         three parts scaled (the bases are _signed's, from the largest digits among the edges alive)."""
         pairs = nodes // 2 + 1
         kinds = self.fixed_kinds if alive is None else [self.fixed_kinds[i] for i in alive]
-        orders = self.orders if alive is None else [self.orders[i] for i in alive]
+        ids, lists = self.order_ids()
+        order_ids = ids if alive is None else [ids[i] for i in alive]
         present = {q: 0 for q in set(kinds)}
         fixed_scale = 1
         for k in range(first, min(stop, self.fixed)):
@@ -508,27 +527,29 @@ class _Rows:
                 fixed_scale *= base
                 for q in present:
                     present[q] = present[q] * base + self.found[q][k]
-        distinct = {id(order): order for order in orders if order is not None}
-        order_values = dict.fromkeys(distinct, 0)
+        distinct = set(order_ids)
+        distinct.discard(0)
+        order_values = [0] * len(lists)  # by order id; 0 for none
         order_scale = 1
         for k in range(max(first, self.fixed), stop):
             j = k - self.fixed
-            top = max((abs(order[j]) for order in distinct.values()), default=0)
+            top = max((abs(lists[o][j]) for o in distinct), default=0)
             if top:
                 base = 2 * pairs * top + 1
                 order_scale *= base
-                for key, order in distinct.items():
-                    order_values[key] = order_values[key] * base + order[j]
-        fixed_values = {q: value * order_scale for q, value in present.items()}
+                for o in distinct:
+                    order_values[o] = order_values[o] * base + lists[o][j]
+        fixed_values = [0] * len(self.found)
+        for q, value in present.items():
+            fixed_values[q] = value * order_scale
         if face is not None and any(face):
             scale = fixed_scale * order_scale
             return [
-                weight * scale + fixed_values[q] + order_values.get(id(order), 0)
-                for weight, q, order in zip(face, kinds, orders)
+                weight * scale + fixed_values[q] + order_values[o] for weight, q, o in zip(face, kinds, order_ids)
             ]  # fmt: skip
-        if not order_values:
+        if not distinct:
             return [fixed_values[q] for q in kinds]
-        return [fixed_values[q] + order_values.get(id(order), 0) for q, order in zip(kinds, orders)]
+        return [fixed_values[q] + order_values[o] for q, o in zip(kinds, order_ids)]
 
     def maxima(self) -> list[int]:
         """Each digit's largest absolute value over the edges."""
