@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tests.tournaments.pairing.simulate import run_swiss
 from tournaments.pairing.cardinality import FREE, _greedy, is_perfect
-from tournaments.pairing.dutch import DutchOptions, _paired, initial_numbers
+from tournaments.pairing import dutch_bracket
+from tournaments.pairing.dutch import DutchOptions, _paired, initial_numbers, pair_dutch
 from tournaments.pairing.dutch_bracket import BYE, DIGITS, Bracket, _Rows, _signed
 
 
@@ -136,3 +139,19 @@ def test_a_greedy_proof_of_completion_is_never_wrong_and_mostly_found() -> None:
             proved += greedy
             checked += exact
     assert checked > 100 and proved > checked // 3
+
+
+def test_every_grouping_of_the_digits_into_phases_pairs_the_same_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Phases of up to 116 bits (the C matcher's 128-bit words) and of up to 56 (a machine word, where there is
+    no C library), and digits one or two at a time: the same boards, round by round."""
+    rng = random.Random(35)
+    for count in (24, 61, 120):
+        ratings = {f"p{index}": float(rng.randint(1000, 2400)) for index in range(count)}
+        history, _ = run_swiss(ratings, 5, rng)
+        for paired in history:
+            boards = []
+            for bits in (116, 56, 1):
+                monkeypatch.setattr(dutch_bracket, "WORD_BITS", bits)
+                monkeypatch.setattr(dutch_bracket, "SMALL_PHASE_BITS", min(bits, 24))
+                boards.append([(board.entrants, board.bye) for board in pair_dutch(paired.entrants)])
+            assert boards[0] == boards[1] == boards[2]
