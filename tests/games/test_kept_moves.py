@@ -65,7 +65,9 @@ def _people_game(**options: Any) -> Game:
 
 
 def _user(game: Game, seat: int) -> User:
-    return Seat.objects.select_related("user").get(table=game.table, number=seat).user
+    user = Seat.objects.select_related("user").get(table=game.table, number=seat).user
+    assert user is not None
+    return user
 
 
 def _first_legal(game: Game, seat: int) -> dict[str, Any]:
