@@ -183,3 +183,35 @@ def test_a_refused_move_is_refused_the_locked_way_and_writes_nothing(kept_writes
     assert ActionLog.objects.filter(game=game).count() == 1
     game.refresh_from_db()
     assert game.status == GameStatus.PLAYING and game.seq == 1
+
+
+@pytest.mark.asyncio
+async def test_over_the_sockets_moves_after_the_first_are_kept_ones_and_each_seat_sees_only_his_hand(
+    kept_writes: list[bool],
+) -> None:
+    """Two players' sockets on this process, as the balancer keeps them: the first move is read under the
+    lock (the sockets' arrival changed the row), the next ones are kept moves, and each move's views reach
+    both seats, each with his own hand only, from the socket's loop."""
+    from channels.db import database_sync_to_async
+
+    from games.engine.cards import names
+    from tests.games.test_consumers import _next, _socket
+
+    game = await database_sync_to_async(_people_game)()
+    users = [await database_sync_to_async(_user)(game, seat) for seat in range(2)]
+    sockets = [await _socket(f"/ws/game/{game.pk}/", user) for user in users]
+    views = [await _next(socket, "game.view", seq=0) for socket in sockets]
+    for seq in range(5):
+        mover = next(seat for seat, view in enumerate(views) if seat in view["waiting"])
+        legal = views[mover]["view"]["legal"]
+        move = next((action for action in legal if action["type"] in ("attack", "cover")), legal[0])
+        await sockets[mover].send_json_to({"type": "action", "action": move, "seq": seq})
+        views = [await _next(socket, "game.view", seq=seq + 1) for socket in sockets]
+        stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+        state = await database_sync_to_async(state_of)(stored)
+        for seat, view in enumerate(views):
+            assert view["seat"] == seat and view["view"]["hand"] == names(state.hands[seat])
+    assert kept_writes == [True] * 4
+    for socket in sockets:
+        await socket.disconnect()
+    await database_sync_to_async(_replay_matches)(game)
