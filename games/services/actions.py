@@ -54,7 +54,8 @@ REDEAL_FIELDS = ("record", "seq", "seed", "salt", "commitment", "redeals", "dead
 def game_submit_action(*, game_id: int, user: User, action: dict[str, Any], seq: int) -> Game:
     """Apply a person's move: his seat, the current version, a well-formed and legal action, or a
     GameActionError and no change. Made from the copy of the game this process kept, where it has one
-    and the move is a plain one (`_kept_move`), else under the row lock."""
+    and the move is a plain one (`_kept_move`), else under the row lock. The Game returned may be the one
+    kept for the next move, which changes it: the callers read the game again (a view, an API answer)."""
     moved = _kept_move(game_id=game_id, user=user, action=action, seq=seq)
     if moved is not None:
         return moved
