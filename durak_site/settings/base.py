@@ -172,6 +172,9 @@ GAMES_RECOVERY_BOT_AFTER_S = env.float("GAMES_RECOVERY_BOT_AFTER_S", default=20.
 # Whether bots keep their table's pace (games.models.BotPace: at once, about a second, slowly); off, every bot
 # answers at once whatever its table says (the tests' settings, so that a test's bot moves never outlive it).
 GAMES_BOT_PACE = env.bool("GAMES_BOT_PACE", default=True)
+# A person's move starts from the game its process kept after writing it, written in one statement when the
+# row is unchanged (games.services.kept; PostgreSQL only); off: every move locks and reads the row.
+GAMES_KEPT_MOVES = env.bool("GAMES_KEPT_MOVES", default=True)
 # Heads-up Swiss rounds paired by the exact FIDE Dutch engine (tournaments.pairing.dutch, issue 35) instead of
 # tournaments.pairing.swiss; off by default: the exact engine takes seconds a round above a few hundred entrants.
 TOURNAMENT_DUTCH_PAIRING = env.bool("TOURNAMENT_DUTCH_PAIRING", default=False)

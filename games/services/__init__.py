@@ -8,6 +8,7 @@ The modules, by what a reader looks for:
   commit), with the lobby's notices, the bots' pace and the clocks' bookkeeping;
 - `finishing`: the finished game's result, chips and revealed deck, once;
 - `sql`: the locked read of a game's row and its write, SQL written out once;
+- `kept`: the games a process keeps after writing them, for a person's next move in one statement;
 - `errors`: a refused move and its words.
 
 The names other apps and tests use are re-exported here; a test that replaces a function replaces it in the

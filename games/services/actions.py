@@ -13,27 +13,34 @@ import functools
 import logging
 import random
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
 from games.botplay import AUTOPILOT_LEVEL, bot_action
 from games.engine import (
-    Action, EngineError, IllegalAction, MalformedRecord, RecordDeal, Rules, action_from_json, load_record, play,
-    redeal_refusal,
+    Action, EngineError, IllegalAction, MalformedRecord, RecordDeal, Rules, State, action_from_json, load_record,
+    play, redeal_refusal,
 )
 from games.engine.actions import redeal
 from games.engine.cards import SUITS
 from games.engine.deal import redeal_suit
 from games import lag
-from games.models import Game, GameStatus
+from games.models import Game, GameStatus, Seat
 from games.selectors import game_seats
-from games.services.changes import CLOCK_FIELDS, GameChange, _arm_timer, _clock_credit, game_change
+from games.services import kept
+from games.services.changes import (
+    CLOCK_FIELDS, GameChange, _after_commit, _arm_timer, _check_playing, _clock_credit, _clock_fallen,
+    _record_action, _seat_of, bots_to_answer, game_change,
+)
 from games.services.errors import GameActionError
+from games.services.sql import _write_if_unchanged
 from games.services.tables import _new_deal
-from games.snapshots import deal_actions, dealt_state, state_of
+from games.snapshots import deal_actions, dealt_state, remember, state_of
 from games.turns import default_action, optional_seats, waiting_seats
 
 logger = logging.getLogger(__name__)
@@ -46,24 +53,88 @@ REDEAL_FIELDS = ("record", "seq", "seed", "salt", "commitment", "redeals", "dead
 
 def game_submit_action(*, game_id: int, user: User, action: dict[str, Any], seq: int) -> Game:
     """Apply a person's move: his seat, the current version, a well-formed and legal action, or a
-    GameActionError and no change."""
+    GameActionError and no change. Made from the copy of the game this process kept, where it has one
+    and the move is a plain one (`_kept_move`), else under the row lock. The Game returned may be the one
+    kept for the next move, which changes it: the callers read the game again (a view, an API answer)."""
+    moved = _kept_move(game_id=game_id, user=user, action=action, seq=seq)
+    if moved is not None:
+        return moved
     with game_change(game_id, user=user, seq=seq) as change:
         if change.clock_fell():
             return change.game
         parsed = _parsed(action)
         seat, state = change.seat, change.replay()
-        try:
-            play(state, seat, parsed)
-        except IllegalAction as error:
-            raise GameActionError("illegal", str(error)) from None
-        except EngineError as error:
-            raise GameActionError("malformed", str(error)) from None
-        # He is at the table again: his own move ends the timeouts' count and the autopilot.
-        game = change.game
-        game.timeouts = [0 if index == seat else count for index, count in enumerate(game.timeouts)]
-        game.autopilot = [False if index == seat else flag for index, flag in enumerate(game.autopilot)]
+        _person_plays(change.game, state, seat, parsed)
         change.record(seat, parsed)
+    if change.row_version is not None and not transaction.get_connection().in_atomic_block:
+        _keep_for_next_move(change.game, change.seats, change.state, change.row_version)
     return change.game
+
+
+def _person_plays(game: Game, state: State, seat: int, action: Action) -> None:
+    """`action` of a person's `seat` played on `state` (or a GameActionError); he is at the table again:
+    his own move ends the timeouts' count and the autopilot."""
+    try:
+        play(state, seat, action)
+    except IllegalAction as error:
+        raise GameActionError("illegal", str(error)) from None
+    except EngineError as error:
+        raise GameActionError("malformed", str(error)) from None
+    game.timeouts = [0 if index == seat else count for index, count in enumerate(game.timeouts)]
+    game.autopilot = [False if index == seat else flag for index, flag in enumerate(game.autopilot)]
+
+
+def _keep_for_next_move(game: Game, seats: Sequence[Seat], state: State | None, row_version: str) -> None:
+    """Keep the game just written for the next person's move in this process (games.services.kept), if it
+    is being played and waits for people only: where a bot answers, its move will change the row first."""
+    if not settings.GAMES_KEPT_MOVES or state is None or game.status != GameStatus.PLAYING:
+        return
+    if bots_to_answer(game, seats, state):
+        return
+    kept.keep(kept.Kept(game=game, seats=list(seats), state=state, row_version=row_version))
+
+
+def _kept_move(*, game_id: int, user: User, action: Any, seq: int) -> Game | None:
+    """A person's move made from the game this process kept (games.services.kept) and written in one
+    statement, or None: the move is for `game_change` (no copy; a refusal, which that path gives with the
+    game's current row; a fallen clock, the game's end, a bot to answer; another writer changed the row).
+
+    It does what `game_change` does for a plain move, from the copy: the seat and version checked, the
+    move played and recorded (the timeouts' count and the autopilot of his seat ended, the clocks charged,
+    the deadline), the turn timer armed when none is on its way, the row and its log row written, the state
+    cached, the views sent (deferred to the socket's loop, `broadcast.deferring`) and the timer's task."""
+    if not settings.GAMES_KEPT_MOVES:
+        return None
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return None
+    copy = kept.take(game_id)
+    if copy is None:
+        return None
+    game, seats = copy.game, copy.seats
+    try:
+        seat = _seat_of(game, seats, user)
+        _check_playing(game, seq)
+        if _clock_fallen(game) is not None:
+            return None
+        parsed = _parsed(action)
+        state = copy.state.copy()
+        _person_plays(game, state, seat, parsed)
+    except GameActionError:
+        return None
+    if state.finished or bots_to_answer(game, seats, state):
+        return None
+    logged = _record_action(game=game, state=state, seat=seat, action=parsed)
+    timer_in = _arm_timer(game, timezone.now())
+    row_version = _write_if_unchanged(game, logged, copy.row_version)
+    if row_version is None:
+        return None
+    remember(game, state)
+    # The views are built (and the timer sent) before the copy is kept: from then on another thread's
+    # move may change this Game.
+    _after_commit(game=game, seats=seats, state=state, timer_in=timer_in)
+    kept.keep(kept.Kept(game=game, seats=seats, state=state, row_version=row_version))
+    return game
 
 
 def _parsed(action: Any) -> Action:

@@ -29,6 +29,7 @@ from games.engine import Action, IllegalAction, State, play
 from games.engine.actions import REDEAL, SURRENDER, SURRENDER_ACTION
 from games.models import ActionLog, BotPace, Game, GameStatus, Seat, Table, TableStatus
 from games.selectors import game_seats
+from games.services import kept
 from games.services.errors import GameActionError
 from games.services.sql import _bot_pace, _locked_game, _locked_game_or_none, _turn_seconds, _write_game
 from games.snapshots import remember, state_of
@@ -79,6 +80,7 @@ class GameChange:
         self.logged: list[ActionLog] = []
         self.fields: Sequence[str] | None = None  # None: the move's row write (games.services.sql)
         self.person_seat: int | None = None
+        self.row_version: str | None = None  # the row's version as the move's write left it (PostgreSQL)
         self._seats: list[Seat] | None = None
 
     @property
@@ -145,7 +147,10 @@ def game_change(game_id: int, *, user: User | None = None, seq: int | None = Non
     GameActionError refusing them. A task's change (no `user`) is refused nothing: its body asks
     `late(seq)`. The body changes `change.game` and sets the state after the change (`replay`, `end`);
     then the row is written with the log rows (`_save_game`) and, on commit, the views go out and what
-    comes next is scheduled (`_after_commit`). A body that leaves no state writes nothing here."""
+    comes next is scheduled (`_after_commit`). A body that leaves no state writes nothing here. A copy of
+    the game this process kept for a person's next move (games.services.kept) is dropped: it is about to
+    be out of date."""
+    kept.forget(game_id)
     with transaction.atomic():
         change = GameChange(_locked_game(game_id) if user is not None else _locked_game_or_none(game_id))
         if user is not None:
@@ -153,7 +158,7 @@ def game_change(game_id: int, *, user: User | None = None, seq: int | None = Non
             _check_playing(change.game, seq)
         yield change
         if change.state is not None:
-            timer_in = _save_game(change.game, change.state, change.logged, change.fields)
+            timer_in, change.row_version = _save_game(change.game, change.state, change.logged, change.fields)
             _after_commit(game=change.game, seats=change.seats, state=change.state, timer_in=timer_in)
 
 
@@ -223,12 +228,14 @@ def _arm_timer(game: Game, now: datetime.datetime) -> float | None:
 
 def _save_game(
     game: Game, state: State, logged: Sequence[ActionLog] = (), fields: Sequence[str] | None = None
-) -> float | None:
+) -> tuple[float | None, str | None]:
     """Write the game after its change (and its new log rows; or only `fields`, through the ORM); the
-    countdown of the turn timer to schedule after the commit, if any."""
+    countdown of the turn timer to schedule after the commit, if any, and the row's version as the move's
+    write left it (PostgreSQL; None for a write of `fields`)."""
     timer_in = _arm_timer(game, timezone.now())
+    row_version = None
     if fields is None:
-        _write_game(game, logged)
+        row_version = _write_game(game, logged)
     else:
         game.save(update_fields=fields)
         ActionLog.objects.bulk_create(logged)
@@ -236,7 +243,7 @@ def _save_game(
     if game.status == GameStatus.FINISHED:
         Table.objects.filter(pk=game.table_id).update(status=TableStatus.FINISHED)
         _lobby_changed()
-    return timer_in
+    return timer_in, row_version
 
 
 def _after_commit(*, game: Game, seats: Sequence[Seat], state: State, timer_in: float | None) -> None:
@@ -246,11 +253,7 @@ def _after_commit(*, game: Game, seats: Sequence[Seat], state: State, timer_in: 
 
     game_id, seq = game.pk, game.seq
     finished = game.status == GameStatus.FINISHED
-    autopilot = list(game.autopilot)
-    bot_waiting = [
-        seat for seat in waiting_seats(state) + optional_seats(state)
-        if seats[seat].is_bot or (seat < len(autopilot) and autopilot[seat])
-    ]  # fmt: skip
+    bot_waiting = bots_to_answer(game, seats, state)
     snapshot = (game, list(seats), state)
     # Aktobe: a bot's "one card!" (or duel) goes at once, whatever the pace, before a person moves on past it.
     announcing = any(seats[seat].is_bot for seat in optional_seats(state))
@@ -276,6 +279,16 @@ def _after_commit(*, game: Game, seats: Sequence[Seat], state: State, timer_in: 
             tasks.turn_timeout.apply_async(args=(game_id, seq), countdown=timer_in)
 
     transaction.on_commit(deliver)
+
+
+def bots_to_answer(game: Game, seats: Sequence[Seat], state: State) -> list[int]:
+    """The seats a bot (or the autopilot) plays that the game waits for, or where a bot says its Aktobe
+    "one card!" at once."""
+    autopilot = game.autopilot
+    return [
+        seat for seat in waiting_seats(state) + optional_seats(state)
+        if seats[seat].is_bot or (seat < len(autopilot) and autopilot[seat])
+    ]  # fmt: skip
 
 
 # --- the bots' pace -------------------------------------------------------------------------------

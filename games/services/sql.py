@@ -187,15 +187,18 @@ def _write_sql(rows: int) -> tuple[str, ...]:
             statements = (f"WITH logged AS ({insert}) {update}",) if connection.vendor == "postgresql" else (insert, update)
         else:
             statements = (update,)
+        if connection.vendor == "postgresql":
+            statements = (*statements[:-1], f"{statements[-1]} RETURNING xmin::text")
         _WRITE_SQL[key] = statements
     return statements
 
 
-def _write_game(game: Game, logged: Sequence[ActionLog]) -> None:
+def _write_game(game: Game, logged: Sequence[ActionLog]) -> str | None:
     """The game row's changed fields and its new action log rows, in one statement on PostgreSQL (the
     inserts in a WITH of the update), in one for each elsewhere. Written out rather than through
     `save()` and `create()`: the ORM compiled both statements anew for every move; the text is built once
-    for each number of log rows (`_write_sql`)."""
+    for each number of log rows (`_write_sql`). On PostgreSQL the row's version as written is returned
+    (`xmin`, see `_write_if_unchanged`), elsewhere None."""
     update_values = [_db_value(field, getattr(game, field.attname)) for field in _fields(Game, GAME_CHANGED_FIELDS)]
     update_values.append(game.pk)
     statements = _write_sql(len(logged))
@@ -208,3 +211,46 @@ def _write_game(game: Game, logged: Sequence[ActionLog]) -> None:
     with _cursor() as cursor:
         for sql, params in zip(statements, values, strict=True):
             cursor.execute(sql, params)
+        if connection.vendor != "postgresql":
+            return None
+        row = cursor.fetchone()
+    return None if row is None else str(row[0])
+
+
+# The kept move's statement (PostgreSQL), built once.
+_KEPT_WRITE_SQL: list[str] = []
+
+
+def _kept_write_sql() -> str:
+    """The UPDATE of the game's row under the condition that the row is as this process last wrote it, in a
+    WITH whose INSERT of the log row takes its one row from the update's: nothing is logged when no row
+    matched. The log's values are cast to their columns' types (an INSERT from a SELECT does not infer them)."""
+    if not _KEPT_WRITE_SQL:
+        quote = connection.ops.quote_name
+        fields = _fields(Game, GAME_CHANGED_FIELDS)
+        log_fields = _fields(ActionLog, LOG_FIELDS)
+        update = (
+            f"UPDATE {quote(Game._meta.db_table)} SET {', '.join(f'{quote(field.column)} = %s' for field in fields)}"
+            f" WHERE {quote('id')} = %s AND xmin::text = %s RETURNING xmin::text AS row_version"
+        )
+        values = ", ".join(f"%s::{field.db_type(connection)}" for field in log_fields)
+        insert = (
+            f"INSERT INTO {quote(ActionLog._meta.db_table)} ({', '.join(quote(field.column) for field in log_fields)})"
+            f" SELECT {values} FROM moved"
+        )
+        _KEPT_WRITE_SQL.append(f"WITH moved AS ({update}), logged AS ({insert}) SELECT row_version FROM moved")
+    return _KEPT_WRITE_SQL[0]
+
+
+def _write_if_unchanged(game: Game, logged: ActionLog, row_version: str) -> str | None:
+    """A kept game's move written in one statement, in autocommit (games.services.kept): the row and its
+    log row only if the row is still at `row_version`, its `xmin` as this process's last write returned it
+    (PostgreSQL gives every write of a row a new one: a move, a timer's lag credit, a socket counted, from
+    any process). The row's new version, or None when another writer changed the row and nothing was written."""
+    values = [_db_value(field, getattr(game, field.attname)) for field in _fields(Game, GAME_CHANGED_FIELDS)]
+    values += [game.pk, row_version]
+    values += [_db_value(field, getattr(logged, field.attname)) for field in _fields(ActionLog, LOG_FIELDS)]
+    with _cursor() as cursor:
+        cursor.execute(_kept_write_sql(), values)
+        row = cursor.fetchone()
+    return None if row is None else str(row[0])

@@ -29,6 +29,7 @@ from games.engine import Record, Rules, State, deal
 from games.engine.deal import Deal
 from games.models import BotPace, Game, Seat, Table, TableStatus
 from games.selectors import game_result, game_seats
+from games.services import kept
 from games.services.changes import _after_commit, _clock_start, _lobby_changed
 from games.snapshots import state_of
 
@@ -390,8 +391,9 @@ def seat_connected(*, game: Game, user: User, change: int) -> int | None:
         seats.update(connections=F("connections") + change)
     else:
         seats.update(connections=Greatest(F("connections") + change, 0))
-    # Every process reads the seats again (games.selectors.game_seats).
+    # Every process reads the seats again (games.selectors.game_seats); a copy kept for the next move is out of date.
     Game.objects.filter(pk=game.pk).update(seats_version=F("seats_version") + 1)
+    kept.forget(game.pk)
     number = seats.values_list("number", flat=True).first()
     if number is None:
         return None
