@@ -4,6 +4,7 @@ the next score group or the whole field below, whichever provably gives the whol
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -481,7 +482,7 @@ class _Rows:
             self._index = {e: i for i, e in enumerate(self.edges)}
         return self.row(self._index[edge])
 
-    def column(self, k: int, among: list[int] | None) -> list[int]:
+    def column(self, k: int, among: Sequence[int] | None) -> list[int]:
         """Digit ``k`` of every edge, or of the edges ``among`` (indices), in their order."""
         if k < self.fixed:
             values = [row[k] for row in self.found]
@@ -509,16 +510,14 @@ class _Rows:
                 ids.append(index)
         return ids, lists
 
-    def weights(self, first: int, stop: int, alive: list[int] | None, face: list[int] | None, nodes: int) -> list[int]:
-        """:func:`_signed` of the face weights ``face`` (when given) and digits ``first`` .. ``stop`` - 1 of the
-        edges ``alive`` (indices; None: every edge), the same integers: the digits before the order's are
-        combined once a row of ``found``, the order's once a list, and each edge's weight is the sum of the
-        three parts scaled (the bases are _signed's, from the largest digits among the edges alive)."""
+    def parts(self, first: int, stop: int, kinds: Iterable[int], orders: Iterable[int], nodes: int) -> tuple[int, list[int], list[int]]:
+        """What :func:`_signed` makes of digits ``first`` .. ``stop`` - 1 of edges whose rows of ``found`` are
+        ``kinds`` and whose order digits are ``orders`` (ids of :meth:`order_ids`; 0 ignored), split so that an
+        edge's weight is ``face * scale + fixed[kind] + order[order id]``: the face weight's scale, and the two
+        parts by row and by order id (the bases are _signed's, from the largest digits among those edges)."""
         pairs = nodes // 2 + 1
-        kinds = self.fixed_kinds if alive is None else [self.fixed_kinds[i] for i in alive]
-        ids, lists = self.order_ids()
-        order_ids = ids if alive is None else [ids[i] for i in alive]
-        present = {q: 0 for q in set(kinds)}
+        _, lists = self.order_ids()
+        present = {q: 0 for q in kinds}
         fixed_scale = 1
         for k in range(first, min(stop, self.fixed)):
             top = max(abs(self.found[q][k]) for q in present) if present else 0
@@ -527,8 +526,7 @@ class _Rows:
                 fixed_scale *= base
                 for q in present:
                     present[q] = present[q] * base + self.found[q][k]
-        distinct = set(order_ids)
-        distinct.discard(0)
+        distinct = [o for o in orders if o]
         order_values = [0] * len(lists)  # by order id; 0 for none
         order_scale = 1
         for k in range(max(first, self.fixed), stop):
@@ -542,12 +540,20 @@ class _Rows:
         fixed_values = [0] * len(self.found)
         for q, value in present.items():
             fixed_values[q] = value * order_scale
+        return fixed_scale * order_scale, fixed_values, order_values
+
+    def weights(self, first: int, stop: int, alive: Sequence[int] | None, face: Sequence[int] | None, nodes: int) -> list[int]:
+        """:func:`_signed` of the face weights ``face`` (when given) and digits ``first`` .. ``stop`` - 1 of the
+        edges ``alive`` (indices; None: every edge), the same integers, from :meth:`parts`."""
+        kinds = self.fixed_kinds if alive is None else [self.fixed_kinds[i] for i in alive]
+        ids, _ = self.order_ids()
+        order_ids = ids if alive is None else [ids[i] for i in alive]
+        scale, fixed_values, order_values = self.parts(first, stop, set(kinds), set(order_ids), nodes)
         if face is not None and any(face):
-            scale = fixed_scale * order_scale
             return [
                 weight * scale + fixed_values[q] + order_values[o] for weight, q, o in zip(face, kinds, order_ids)
             ]  # fmt: skip
-        if not distinct:
+        if not any(order_values):
             return [fixed_values[q] for q in kinds]
         return [fixed_values[q] + order_values[o] for q, o in zip(kinds, order_ids)]
 
@@ -666,13 +672,29 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
     if not edges:
         return []
     width = rows.width
-    index = {v: k for k, v in enumerate(dict.fromkeys([v for edge in edges for v in edge]))}  # by first appearance
-    ends = [(index[a], index[b]) for a, b in edges]
-    flat = weighted_native.flatten(ends)  # the same ends for the C matcher, narrowed with them
-    names = list(index)
+    ends: Sequence[Edge]
+    labelled = weighted_native.relabel(edges)  # nodes numbered by first appearance, in C
+    if labelled is not None:
+        names, flat_ends = labelled
+        flat: array[int] | None = flat_ends
+        ends = weighted_native.FlatEnds(flat_ends)
+        index = {v: k for k, v in enumerate(names)}
+    else:
+        index = {v: k for k, v in enumerate(dict.fromkeys([v for edge in edges for v in edge]))}
+        ends = [(index[a], index[b]) for a, b in edges]
+        flat = weighted_native.flatten(ends)  # the same ends for the C matcher, narrowed with them
+        names = list(index)
     maxima = rows.maxima()
-    alive = list(range(len(edges)))  # the edges still in play (tight so far), as indices into ``edges``
-    face: list[int] | None = None  # the last phase's face weights (one an edge alive), and its optimum
+    # The edges still in play (tight so far), as indices into ``edges``; where the C matcher runs, kept in arrays
+    # with each one's row of ``found`` and order id (``kinds``, ``orders``), so that a phase's weights are added
+    # up in C (``weighted_native.compose``) and the arrays narrowed in C too.
+    alive: Sequence[int] = range(len(edges))
+    kinds: array[int] | None = None
+    orders: array[int] | None = None
+    if flat is not None:
+        alive = array("q", alive)
+        kinds, orders = array("q", rows.fixed_kinds), array("q", rows.order_ids()[0])
+    face: Sequence[int] | None = None  # the last phase's face weights (one an edge alive), and its optimum
     mate: list[int] = []
     positive: list[bool] = []
     odd_sets: list[list[int]] = []
@@ -684,16 +706,38 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
             chosen = [[digits[j - width + 3] for digits in late] for j in range(first, stop)]
         else:
             chosen = [rows.column(k, None if face is None else alive) for k in range(first, stop)]
-        return ([face] if face is not None else []) + chosen
+        return ([list(face)] if face is not None else []) + chosen
 
-    def narrow(weights: list[int]) -> list[int]:
+    def weights_of(start: int, stop: int) -> Sequence[int] | weighted_native.Packed:
+        """The weights of digits ``start`` .. ``stop`` - 1 (after the face weight, after the first phase) of the
+        edges alive: :meth:`_Rows.weights`, added up in C where the arrays are kept."""
+        if kinds is not None and orders is not None:
+            kinds_present = weighted_native.present(kinds, len(rows.found))
+            orders_present = weighted_native.present(orders, len(rows.order_ids()[1]))
+            if kinds_present is not None and orders_present is not None:
+                scale, fixed_values, order_values = rows.parts(start, stop, kinds_present, orders_present, nodes)
+                face_array = None if face is None else face if isinstance(face, array) else array("q", face)
+                packed = weighted_native.compose(kinds, orders, face_array, scale, fixed_values, order_values)
+                if packed is not None:
+                    return packed
+        return rows.weights(start, stop, None if face is None else alive, face, nodes)
+
+    def narrow(weights: Sequence[int] | weighted_native.Packed) -> list[int]:
         """Match the edges alive by ``weights`` for its optimal face, keep its tight edges alive; the matching's
         partners."""
-        nonlocal alive, ends, flat, face, positive, odd_sets
+        nonlocal alive, ends, flat, face, positive, odd_sets, kinds, orders
         found, kept, positive, odd_sets, face = optimal_face_split(len(names), ends, weights, flat)
-        alive = [alive[k] for k in kept]
-        ends = [ends[k] for k in kept]
-        flat = None if flat is None else weighted_native.gather(flat, kept)
+        if flat is not None and kinds is not None and orders is not None:
+            kept_array = kept if isinstance(kept, array) else array("q", kept)
+            alive = weighted_native.gather_values(array("q", alive), kept_array)
+            kinds = weighted_native.gather_values(kinds, kept_array)
+            orders = weighted_native.gather_values(orders, kept_array)
+            flat = weighted_native.gather(flat, kept_array)
+            ends = weighted_native.FlatEnds(flat)
+        else:
+            alive = [alive[k] for k in kept]
+            ends = [ends[k] for k in kept]
+            flat = None if flat is None else weighted_native.gather(flat, kept)
         return found
 
     # With a sequence, D.2 a-b are a phase of their own, which the lowest S1 often settles without a matching.
@@ -703,9 +747,9 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
             lowest = _lowest_s1(names, index, ends, face, alive, mate, positive, sequence)
             if lowest is not None:
                 alive, ends, face, positive, mate = lowest
-                flat = None
+                flat = kinds = orders = None
                 break
-        weights = rows.weights(start, stop, None if face is None else alive, face, nodes)
+        weights = weights_of(start, stop)
         if stop == width:
             mate = max_weight_matching_split(len(names), ends, weights, flat=flat)
             return [_edge(names[v], names[u]) for v, u in enumerate(mate) if u > v]
@@ -731,8 +775,8 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
 
 
 def _lowest_s1(
-    names: list[int], index: dict[int, int], ends: list[Edge], face: list[int], alive: list[int], mate: list[int],
-    positive: list[bool], sequence: _ExchangeOrder,
+    names: list[int], index: dict[int, int], ends: Sequence[Edge], face: Sequence[int], alive: Sequence[int],
+    mate: list[int], positive: list[bool], sequence: _ExchangeOrder,
 ) -> tuple[list[int], list[Edge], list[int], list[bool], list[int]] | None:
     """The optimal face of D.2 a-b (``_lexicographic``'s phase of them) without matching their digits, when some
     optimum of the digits before pairs the bracket's first Q players each with a later one, Q its number of
@@ -765,13 +809,13 @@ def _lowest_s1(
     return [alive[k] for k in kept], kept_ends, kept_face, [p or f for p, f in zip(positive, first)], found
 
 
-def _face_total(ends: list[Edge], face: list[int], partners: list[int]) -> int:
+def _face_total(ends: Sequence[Edge], face: Sequence[int], partners: list[int]) -> int:
     """The face weight of a matching (``partners``) of the edges ``ends``."""
     return sum(weight for (u, v), weight in zip(ends, face) if partners[u] == v)
 
 
 def _face_checks(
-    size: int, ends: list[Edge], face: list[int], mate: list[int]
+    size: int, ends: Sequence[Edge], face: Sequence[int], mate: list[int]
 ) -> tuple[Callable[[list[int]], bool], Callable[[list[int], Sequence[bool]], list[int] | None]]:
     """For ``transposition.first_transposition``: whether a matching of the optimal face's tight edges
     ``ends`` is an optimum (its face weight is ``mate``'s), and the optimum that keeps the pairs of the blocked

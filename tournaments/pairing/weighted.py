@@ -30,6 +30,7 @@ from array import array
 from collections.abc import Sequence
 
 from tournaments.pairing import weighted_native
+from tournaments.pairing.weighted_native import Packed
 
 NONE = -1
 GREEDY_REBALANCES = 8  # how many times a greedy start may move matched edges' duals to come down a level
@@ -42,11 +43,12 @@ def max_weight_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcar
 
 
 def max_weight_matching_split(
-    size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int], maxcardinality: bool = False,
+    size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int] | Packed, maxcardinality: bool = False,
     flat: array[int] | None = None,
 ) -> list[int]:
     """:func:`max_weight_matching` of the edges ``ends[k]`` of weight ``weights[k]`` (no tuple made an edge
-    unless this module's own code has to run; ``flat``: the ends flattened, ``weighted_native.flatten``)."""
+    unless this module's own code has to run; ``flat``: the ends flattened, ``weighted_native.flatten``;
+    ``weights`` may be ``weighted_native.compose``'s)."""
     if not ends:
         return [NONE] * size
     run = weighted_native.start_split(size, ends, weights, flat)
@@ -57,7 +59,11 @@ def max_weight_matching_split(
             run.close()
         if mate is not None:
             return mate
-    return _python_matching(size, [(u, v, w) for (u, v), w in zip(ends, weights)], maxcardinality)
+    return _python_matching(size, [(u, v, w) for (u, v), w in zip(ends, _integers(weights))], maxcardinality)
+
+
+def _integers(weights: Sequence[int] | Packed) -> Sequence[int]:
+    return weights.integers() if isinstance(weights, Packed) else weights
 
 
 def _python_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcardinality: bool) -> list[int]:
@@ -65,7 +71,7 @@ def _python_matching(size: int, edges: Sequence[tuple[int, int, int]], maxcardin
     return _Matcher(size, edges).solve(maxcardinality)
 
 
-Face = tuple[list[int], list[int], list[bool], list[list[int]], list[int]]
+Face = tuple[list[int], Sequence[int], list[bool], list[list[int]], Sequence[int]]
 
 
 def optimal_face(size: int, edges: Sequence[tuple[int, int, int]]) -> Face:
@@ -78,14 +84,16 @@ def optimal_face(size: int, edges: Sequence[tuple[int, int, int]]) -> Face:
     By complementary slackness every maximum-weight matching uses only tight edges and covers every node of
     positive dual (and every tight edge of an optimum is tight under every optimal dual); when no blossom's
     dual is positive, every matching of tight edges that covers those nodes is a maximum-weight matching."""
-    return optimal_face_split(size, [(u, v) for u, v, _ in edges], [w for _, _, w in edges])
+    mate, tight, positive, odd_sets, face = optimal_face_split(size, [(u, v) for u, v, _ in edges], [w for _, _, w in edges])
+    return mate, list(tight), positive, odd_sets, list(face)
 
 
 def optimal_face_split(
-    size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int], flat: array[int] | None = None
+    size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int] | Packed, flat: array[int] | None = None
 ) -> Face:
     """:func:`optimal_face` of the edges ``ends[k]`` of weight ``weights[k]`` (no tuple made an edge unless this
-    module's own code has to run; ``flat``: the ends flattened, ``weighted_native.flatten``)."""
+    module's own code has to run; ``flat``: the ends flattened, ``weighted_native.flatten``; ``weights`` may be
+    ``weighted_native.compose``'s). The tight edges and their face weights may be arrays."""
     if not ends:
         return [NONE] * size, [], [False] * size, [], []
     run = weighted_native.start_split(size, ends, weights, flat)
@@ -99,7 +107,7 @@ def optimal_face_split(
                 return mate, tight, [d > 0 for d in dual[:size]], odd_sets, face
         finally:
             run.close()
-    return _python_face(size, [(u, v, w) for (u, v), w in zip(ends, weights)])
+    return _python_face(size, [(u, v, w) for (u, v), w in zip(ends, _integers(weights))])
 
 
 def _python_face(size: int, edges: Sequence[tuple[int, int, int]]) -> Face:

@@ -33,6 +33,48 @@ void wm_gather(const int64_t *flat, const int64_t *kept, int64_t count, int64_t 
     }
 }
 
+/* values[kept[i]] for each i, into `out`. */
+void wm_gather1(const int64_t *values, const int64_t *kept, int64_t count, int64_t *out) {
+    for (int64_t i = 0; i < count; i++) out[i] = values[kept[i]];
+}
+
+/* marks[v] = 1 for each of `values`; 0, or -1 when one is outside 0..limit-1. */
+int wm_mark(const int64_t *values, int64_t count, int64_t limit, char *marks) {
+    for (int64_t i = 0; i < count; i++) {
+        if (values[i] < 0 || values[i] >= limit) return -1;
+        marks[values[i]] = 1;
+    }
+    return 0;
+}
+
+/* The smallest and largest of `values` (count > 0) into extent[0], extent[1]. */
+void wm_extent(const int64_t *values, int64_t count, int64_t *extent) {
+    int64_t low = values[0], high = values[0];
+    for (int64_t i = 1; i < count; i++) {
+        if (values[i] < low) low = values[i];
+        if (values[i] > high) high = values[i];
+    }
+    extent[0] = low;
+    extent[1] = high;
+}
+
+/* Numbers the distinct `ids` (each within low..low+span-1) 0, 1, ... by first appearance: each id's number into
+ * `out`, the ids by number into `names`; `table` (span entries) is scratch. Returns how many there are. */
+int64_t wm_relabel(const int64_t *ids, int64_t count, int64_t low, int64_t span, int64_t *table, int64_t *out,
+                   int64_t *names) {
+    int64_t found = 0;
+    for (int64_t j = 0; j < span; j++) table[j] = NONE;
+    for (int64_t i = 0; i < count; i++) {
+        int64_t slot = ids[i] - low;
+        if (table[slot] == NONE) {
+            table[slot] = found;
+            names[found++] = ids[i];
+        }
+        out[i] = table[slot];
+    }
+    return found;
+}
+
 #define WM_CAT2(a, b) a##b
 #define WM_CAT(a, b) WM_CAT2(a, b)
 #define WM(name) WM_CAT(WM_PREFIX, name)
@@ -54,6 +96,18 @@ void wm_gather(const int64_t *flat, const int64_t *kept, int64_t count, int64_t 
 #undef wm_int
 #undef WM_PREFIX
 #undef WM_DUAL_LIMIT
+
+/* The 128-bit `values` as int64 into `out`; 0, or -1 when one lies past +-2 ** 58 (weighted_native.WEIGHT_BITS). */
+int wm_narrow128(const __int128 *values, int64_t count, int64_t *out) {
+    const __int128 limit = (__int128)1 << 58;
+    for (int64_t i = 0; i < count; i++) {
+        __int128 value;
+        memcpy(&value, &values[i], sizeof value);
+        if (value >= limit || value <= -limit) return -1;
+        out[i] = (int64_t)value;
+    }
+    return 0;
+}
 #endif
 
 #else /* the body, once a machine integer */
@@ -908,6 +962,41 @@ int WM(face_tight)(WM(Matcher) *m, int64_t *kept_out, int64_t *face_out, int64_t
     }
     free(slack);
     free(held);
+    return status;
+}
+
+/* A lexicographic phase's weights (dutch_bracket._Rows.parts): out[i] = face[i] * scale + fixed[kind[i]] +
+ * order[oid[i]] for each of `count` edges (face NULL: none), their largest and smallest into extremes[0] and
+ * extremes[1]. 0, or -1 when a kind or an order is outside its table or a sum leaves the integer. */
+int WM(compose)(int64_t count, const int64_t *kind, int64_t kinds, const int64_t *oid, int64_t oids,
+                const int64_t *face, const wm_int *scale_in, const wm_int *fixed_in, const wm_int *order_in,
+                wm_int *out, wm_int *extremes) {
+    wm_int scale, top = 0, bottom = 0;
+    memcpy(&scale, scale_in, sizeof scale);
+    wm_int *fixed = xcalloc(kinds, sizeof(wm_int)), *order = xcalloc(oids, sizeof(wm_int));
+    int status = fixed != NULL && order != NULL ? 0 : -1;
+    if (status == 0) {
+        memcpy(fixed, fixed_in, (size_t)kinds * sizeof(wm_int)); /* the caller's buffers may be less aligned */
+        memcpy(order, order_in, (size_t)oids * sizeof(wm_int));
+    }
+    for (int64_t i = 0; i < count && status == 0; i++) {
+        if (kind[i] < 0 || kind[i] >= kinds || oid[i] < 0 || oid[i] >= oids) {
+            status = -1;
+            break;
+        }
+        wm_int weight = 0;
+        if (face != NULL && __builtin_mul_overflow((wm_int)face[i], scale, &weight)) status = -1;
+        if (status == 0 && (__builtin_add_overflow(weight, fixed[kind[i]], &weight)
+                            || __builtin_add_overflow(weight, order[oid[i]], &weight))) status = -1;
+        if (status != 0) break;
+        if (i == 0 || weight > top) top = weight;
+        if (i == 0 || weight < bottom) bottom = weight;
+        memcpy(&out[i], &weight, sizeof weight);
+    }
+    memcpy(&extremes[0], &top, sizeof top);
+    memcpy(&extremes[1], &bottom, sizeof bottom);
+    free(fixed);
+    free(order);
     return status;
 }
 

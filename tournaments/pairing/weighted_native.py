@@ -51,8 +51,24 @@ def _load() -> ctypes.CDLL | None:
         getattr(library, prefix + "leaves").argtypes = [pointer, ctypes.c_int64, pointer]
         getattr(library, prefix + "face_tight").restype = ctypes.c_int
         getattr(library, prefix + "face_tight").argtypes = [pointer, pointer, pointer, pointer, pointer, pointer]
+        getattr(library, prefix + "compose").restype = ctypes.c_int
+        getattr(library, prefix + "compose").argtypes = [
+            ctypes.c_int64, pointer, ctypes.c_int64, pointer, ctypes.c_int64, pointer, pointer, pointer, pointer,
+            pointer, pointer,
+        ]
     library.wm_gather.restype = None
     library.wm_gather.argtypes = [pointer, pointer, ctypes.c_int64, pointer]
+    library.wm_gather1.restype = None
+    library.wm_gather1.argtypes = [pointer, pointer, ctypes.c_int64, pointer]
+    library.wm_mark.restype = ctypes.c_int
+    library.wm_mark.argtypes = [pointer, ctypes.c_int64, ctypes.c_int64, pointer]
+    library.wm_extent.restype = None
+    library.wm_extent.argtypes = [pointer, ctypes.c_int64, pointer]
+    library.wm_relabel.restype = ctypes.c_int64
+    library.wm_relabel.argtypes = [pointer, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, pointer, pointer, pointer]
+    if hasattr(library, "wm_narrow128"):
+        library.wm_narrow128.restype = ctypes.c_int
+        library.wm_narrow128.argtypes = [pointer, ctypes.c_int64, pointer]
     return library
 
 
@@ -108,9 +124,10 @@ class NativeRun:
             return _wide_values(slacks), held.tolist(), _wide_values(dual), base.tolist()
         return slacks.tolist(), held.tolist(), dual.tolist(), base.tolist()
 
-    def face_tight(self) -> tuple[list[int], list[int], list[int], list[int]] | None:
+    def face_tight(self) -> tuple[array[int], array[int], list[int], list[int]] | None:
         """The edges without slack (indices), each one's face weight (``weighted.optimal_face``), and every node's
-        and blossom's dual and base: what ``face`` gives, with no list of every edge made."""
+        and blossom's dual and base: what ``face`` gives, with no list of every edge made (the first two as
+        arrays, which the lexicographic phases narrow in C)."""
         words = 2 if self.wide else 1
         kept, face, count = array("q", bytes(8 * self.edges)), array("q", bytes(8 * self.edges)), array("q", [0])
         dual, base = array("q", bytes(16 * words * self.size)), array("q", bytes(16 * self.size))
@@ -120,7 +137,8 @@ class NativeRun:
         if status != 0:
             return None
         size = count[0]
-        return kept[:size].tolist(), face[:size].tolist(), _wide_values(dual) if self.wide else dual.tolist(), base.tolist()
+        del kept[size:], face[size:]
+        return kept, face, _wide_values(dual) if self.wide else dual.tolist(), base.tolist()
 
     def leaves(self, b: int) -> list[int]:
         found = array("q", bytes(16 * self.size))
@@ -131,6 +149,124 @@ class NativeRun:
         if self.handle:
             self._free(self.handle)
             self.handle = 0
+
+
+class Packed:
+    """Weights already in the C matcher's words (:func:`compose`): ``values`` int64, or with ``wide`` 128-bit
+    integers as two words each, the low one first."""
+
+    __slots__ = ("values", "wide")
+
+    def __init__(self, values: array[int], wide: bool) -> None:
+        self.values, self.wide = values, wide
+
+    def __len__(self) -> int:
+        return len(self.values) // 2 if self.wide else len(self.values)
+
+    def integers(self) -> list[int]:
+        return _wide_values(self.values) if self.wide else self.values.tolist()
+
+
+class FlatEnds(Sequence[tuple[int, int]]):
+    """Edges' ends kept flat (u, v, u, v...: :func:`flatten`), read as (u, v) pairs only where Python code needs
+    them."""
+
+    def __init__(self, flat: array[int]) -> None:
+        self.flat = flat
+
+    def __len__(self) -> int:
+        return len(self.flat) // 2
+
+    def __getitem__(self, k):  # type: ignore[no-untyped-def]  # Sequence's overloads; ints only here
+        return self.flat[2 * k], self.flat[2 * k + 1]
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return zip(self.flat[0::2], self.flat[1::2])
+
+
+def _words(values: Sequence[int], wide: bool) -> array[int] | None:
+    """``values`` as the C code's integers (see :class:`Packed`), or None when one does not fit."""
+    try:
+        if wide:
+            return array("Q", b"".join([value.to_bytes(16, "little", signed=True) for value in values]))
+        return array("q", values)
+    except OverflowError:
+        return None
+
+
+def compose(
+    kinds: array[int], orders: array[int], face: array[int] | None, scale: int, fixed: Sequence[int],
+    order: Sequence[int],
+) -> Packed | None:
+    """Each edge's weight ``face[i] * scale + fixed[kinds[i]] + order[orders[i]]`` (no face: none), computed in C
+    and kept in its words: int64 when every weight lies within +-2 ** WEIGHT_BITS, else 128-bit. None without
+    the library, or when a weight or a part does not fit (the caller then adds them in Python)."""
+    if _library is None or not kinds:
+        return None
+    count, wide = len(kinds), _wide  # over 128-bit integers where the library has them, narrowed after
+    fixed_words, order_words, scale_words = _words(fixed, wide), _words(order, wide), _words([scale], wide)
+    if fixed_words is None or order_words is None or scale_words is None:
+        return None
+    words = 2 if wide else 1
+    out, extremes = array("q", bytes(8 * words * count)), array("q", bytes(16 * words))
+    function = _library.wm128_compose if wide else _library.wm_compose
+    status = function(
+        count, _address(kinds), len(fixed), _address(orders), len(order),
+        None if face is None else _address(face), _address(scale_words), _address(fixed_words),
+        _address(order_words), _address(out), _address(extremes),
+    )  # fmt: skip
+    if status != 0:
+        return None
+    top, bottom = _wide_values(extremes) if wide else extremes.tolist()
+    if -_LIMIT < bottom and top < _LIMIT:
+        if not wide:
+            return Packed(out, False)
+        narrow = array("q", bytes(8 * count))
+        if _library.wm_narrow128(_address(out), count, _address(narrow)) == 0:
+            return Packed(narrow, False)
+    elif wide and -_WIDE_LIMIT < bottom and top < _WIDE_LIMIT:
+        return Packed(out, True)
+    return None
+
+
+def gather_values(values: array[int], kept: array[int]) -> array[int]:
+    """``values[k]`` for each k of ``kept`` (each in range), in that order."""
+    out = array("q", bytes(8 * len(kept)))
+    if kept:
+        assert _library is not None
+        _library.wm_gather1(_address(values), _address(kept), len(kept), _address(out))
+    return out
+
+
+def present(values: array[int], limit: int) -> list[int] | None:
+    """The distinct ``values`` (each within 0..limit-1), in increasing order; None without the library or for a
+    value out of range."""
+    if _library is None:
+        return None
+    marks = array("b", bytes(max(limit, 1)))
+    if values and _library.wm_mark(_address(values), len(values), limit, _address(marks)) != 0:
+        return None
+    return [v for v in range(limit) if marks[v]]
+
+
+def relabel(ends: Sequence[tuple[int, int]]) -> tuple[list[int], array[int]] | None:
+    """The distinct nodes of ``ends`` numbered 0, 1, ... by first appearance: the nodes by number, and the ends
+    flattened by number (as :func:`flatten` gives them). None without the library, for no edge, or for node
+    names past a word."""
+    if _library is None or not ends:
+        return None
+    try:
+        ids = array("q", chain.from_iterable(ends))
+    except (OverflowError, TypeError):
+        return None
+    extent = array("q", [0, 0])
+    _library.wm_extent(_address(ids), len(ids), _address(extent))
+    low, span = extent[0], extent[1] - extent[0] + 1
+    if span > 4 * len(ids) + 1024:  # sparse names: a table that large is not worth it
+        return None
+    table, out, names = array("q", bytes(8 * span)), array("q", bytes(8 * len(ids))), array("q", bytes(8 * span))
+    found = _library.wm_relabel(_address(ids), len(ids), low, span, _address(table), _address(out), _address(names))
+    return names[:found].tolist(), out
 
 
 def start(size: int, edges: Sequence[tuple[int, int, int]]) -> NativeRun | None:
@@ -162,23 +298,28 @@ def gather(flat: array[int], kept: Sequence[int]) -> array[int]:
 
 
 def start_split(
-    size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int], flat: array[int] | None = None
+    size: int, ends: Sequence[tuple[int, int]], weights: Sequence[int] | Packed, flat: array[int] | None = None
 ) -> NativeRun | None:
     """:func:`start` over the edges ``ends[k]`` of weight ``weights[k]`` (``flat``: the same ends flattened, when
-    the caller has them)."""
+    the caller has them; ``weights`` may be :func:`compose`'s)."""
     if _library is None or not ends or not 0 < size <= _MAX_SIZE:  # ctypes would pass 2 ** 64 + 3 as 3
         return None
-    top, bottom = max(weights), min(weights)
-    wide = top >= _LIMIT or bottom <= -_LIMIT
-    if wide and (not _wide or top >= _WIDE_LIMIT or bottom <= -_WIDE_LIMIT):
-        return None
+    if isinstance(weights, Packed):
+        wide, packed = weights.wide, weights.values
+    else:
+        top, bottom = max(weights), min(weights)
+        wide = top >= _LIMIT or bottom <= -_LIMIT
+        if wide and (not _wide or top >= _WIDE_LIMIT or bottom <= -_WIDE_LIMIT):
+            return None
+        words = _words(weights, wide)
+        if words is None:
+            return None
+        packed = words
+    if isinstance(ends, FlatEnds):
+        flat = ends.flat
     try:
         if flat is None or len(flat) != 2 * len(ends):
             flat = array("q", chain.from_iterable(ends))
-        if wide:
-            packed = array("Q", b"".join([w.to_bytes(16, "little", signed=True) for w in weights]))  # low, high
-        else:
-            packed = array("q", weights)
     except (OverflowError, TypeError):
         return None
     new = _library.wm128_new if wide else _library.wm_new

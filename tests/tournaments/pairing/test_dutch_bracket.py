@@ -10,12 +10,13 @@ Pure tests: no database, no Django settings needed.
 from __future__ import annotations
 
 import random
+from array import array
 
 import pytest
 
 from tests.tournaments.pairing.simulate import run_swiss
 from tournaments.pairing.cardinality import FREE, _greedy, is_perfect
-from tournaments.pairing import dutch_bracket
+from tournaments.pairing import dutch_bracket, weighted_native
 from tournaments.pairing.dutch import DutchOptions, _paired, initial_numbers, pair_dutch
 from tournaments.pairing.dutch_bracket import BYE, DIGITS, Bracket, _Rows, _signed
 
@@ -50,6 +51,61 @@ def test_a_phases_weights_from_shared_rows_are_signeds_column_by_column() -> Non
         columns = [rows.column(k, alive) for k in range(first, stop)]
         expected = _signed(([face] if face is not None else []) + columns, nodes, count if alive is None else len(alive))
         assert rows.weights(first, stop, alive, face, nodes) == expected
+
+
+@pytest.mark.skipif(not weighted_native.available(), reason="no compiled weighted_native library (scripts/build_engine.py)")
+def test_a_phases_weights_added_up_in_c_are_the_rows_weights(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``weighted_native.compose`` over the arrays ``_lexicographic`` keeps (each edge's row and order id, the face
+    weights) from ``_Rows.parts``: the integers of ``_Rows.weights``, in 64-bit words when they all fit one,
+    else in 128-bit words, or None past those (the caller then adds them in Python)."""
+    rng = random.Random(3503)
+    packed_in = {False: 0, True: 0}
+    refused = 0
+    for wide in (True, False) if weighted_native.wide_available() else (False,):
+        monkeypatch.setattr(weighted_native, "_wide", wide)
+        for _ in range(1500):
+            rows = _random_rows(rng, rng.choice((2, 5)))
+            count = len(rows.edges)
+            alive = sorted(rng.sample(range(count), rng.randint(1, count)))
+            face = None if rng.random() < 0.3 else [rng.choice((0, 0, 1, 2, 3)) for _ in alive]
+            first = rng.randrange(rows.width)
+            stop = rng.randint(first + 1, min(rows.width, first + rng.choice((1, 2, 3))))
+            nodes = rng.randint(2, 500)
+            ids, lists = rows.order_ids()
+            kinds = array("q", [rows.fixed_kinds[i] for i in alive])
+            orders = array("q", [ids[i] for i in alive])
+            present_kinds = weighted_native.present(kinds, len(rows.found))
+            present_orders = weighted_native.present(orders, len(lists))
+            assert present_kinds == sorted(set(kinds)) and present_orders == sorted(set(orders))
+            scale, fixed, order = rows.parts(first, stop, present_kinds, present_orders, nodes)
+            packed = weighted_native.compose(kinds, orders, None if face is None else array("q", face), scale, fixed, order)
+            expected = rows.weights(first, stop, alive, face, nodes)
+            if packed is None:
+                assert max(map(abs, expected)) >= 2 ** (120 if wide else 58) or max(map(abs, [scale, *fixed, *order])) >= 2**63
+                refused += 1
+                continue
+            assert packed.integers() == expected
+            assert packed.wide == (max(map(abs, expected)) >= 2**58)
+            packed_in[packed.wide] += 1
+    assert packed_in[False] > 500 and refused > 50
+    assert packed_in[True] > 100 or not weighted_native.wide_available()
+
+
+def test_the_c_librarys_shortcuts_pair_the_same_boards_as_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the C library and its 128-bit functions, with its 64-bit ones only, and with none (every weight
+    added and every matching made by Python's integers): the same boards, round by round."""
+    rng = random.Random(36)
+    for count in (19, 48):
+        ratings = {f"p{index}": float(rng.randint(1000, 2400)) for index in range(count)}
+        history, _ = run_swiss(ratings, 5, rng)
+        for paired in history:
+            boards = [[(board.entrants, board.bye) for board in pair_dutch(paired.entrants)]]
+            with monkeypatch.context() as patched:
+                patched.setattr(weighted_native, "_wide", False)
+                boards.append([(board.entrants, board.bye) for board in pair_dutch(paired.entrants)])
+                patched.setattr(weighted_native, "_library", None)
+                boards.append([(board.entrants, board.bye) for board in pair_dutch(paired.entrants)])
+            assert boards[0] == boards[1] == boards[2]
 
 
 def test_positive_rows_are_those_whose_first_digit_that_is_not_zero_is_positive() -> None:
