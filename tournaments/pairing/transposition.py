@@ -23,8 +23,10 @@ kept can be completed optimally and the result is the first optimum.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from array import array
+from collections.abc import Callable, MutableSequence, Sequence
 
+from tournaments.pairing import weighted_native
 from tournaments.pairing.cardinality import FREE, augment, cover
 
 Complete = Callable[[list[int], Sequence[bool]], "list[int] | None"]
@@ -48,25 +50,56 @@ def first_transposition(
     partners = [FREE if partner < 0 else partner for partner in mate]
     if any(needed and partners[v] == FREE for v, needed in enumerate(required)):
         return None
-    adjacency: list[list[int]] = [[] for _ in range(size)]
-    for u, v in tight:
-        adjacency[u].append(v)
-        adjacency[v].append(u)
+    native = weighted_native.trials(size, tight)
+    try:
+        return _first(size, tight, partners, required, sequence, keep_size, optimal, complete, native)
+    finally:
+        if native is not None:
+            native.close()
+
+
+def _first(
+    size: int, tight: Sequence[tuple[int, int]], partners: list[int], required: Sequence[bool], sequence: Sequence[int],
+    keep_size: bool, optimal: Callable[[list[int]], bool] | None, complete: Complete | None,
+    native: weighted_native.Trials | None,
+) -> list[int]:
+    """first_transposition's choices, each checked by :func:`_fixed`, or by ``native`` (the same in C)."""
     optional = [not needed for needed in required]
-    blocked = [False] * size
+    blocked: MutableSequence[bool] | MutableSequence[int]
+    if native is None:
+        adjacency: list[list[int]] = [[] for _ in range(size)]
+        for u, v in tight:
+            adjacency[u].append(v)
+            adjacency[v].append(u)
+        neighbours: Callable[[int], Sequence[int]] = adjacency.__getitem__
+        blocked = [False] * size
+
+        def fixed(partners: list[int], node: int, other: int) -> list[int] | None:
+            return _fixed(adjacency, partners, node, other, optional, blocked, keep_size)  # type: ignore[arg-type]
+
+    else:
+        neighbours = native.neighbours
+        optional_bytes, blocked = array("b", optional), array("b", bytes(size))
+
+        def fixed(partners: list[int], node: int, other: int) -> list[int] | None:
+            if partners[node] == other:
+                return partners
+            found = native.fixed(array("q", partners), node, other, optional_bytes, blocked, keep_size)
+            return None if found is None else found.tolist()
+
     position = {node: index for index, node in enumerate(sequence)}
     for node in sequence:
         if blocked[node]:
             continue
         later = sorted(
-            (position[other], other) for other in adjacency[node]
+            (position[other], other) for other in neighbours(node)
             if other in position and position[other] > position[node] and not blocked[other]
         )  # fmt: skip
         for _, other in later:
-            trial = _fixed(adjacency, partners, node, other, optional, blocked, keep_size)
+            trial = fixed(partners, node, other)
             if trial is not None and optimal is not None and complete is not None and not optimal(trial):
                 blocked[node] = blocked[other] = True
-                trial = complete(trial, blocked)
+                trial = complete(trial, blocked)  # type: ignore[arg-type]
                 blocked[node] = blocked[other] = False
             if trial is not None:
                 partners = trial

@@ -75,6 +75,223 @@ int64_t wm_relabel(const int64_t *ids, int64_t count, int64_t low, int64_t span,
     return found;
 }
 
+/* transposition._fixed and cardinality._augment over a graph in arrays, step for step (the same neighbours in
+ * the same order, the same queue), so that every trial gives the same partners as the Python code. */
+typedef struct {
+    int64_t size;
+    int64_t *start, *nb;          /* node v's neighbours: nb[start[v] .. start[v + 1]), in the edges' order */
+    int64_t *base, *parent, *queue, *seen, *trial;
+    char *outer, *in_blossom, *blocked;
+    int64_t queue_cap, stamp;
+} WmCard;
+
+void wm_card_free(WmCard *c) {
+    if (c == NULL) return;
+    free(c->start); free(c->nb); free(c->base); free(c->parent); free(c->queue); free(c->seen); free(c->trial);
+    free(c->outer); free(c->in_blossom); free(c->blocked);
+    free(c);
+}
+
+/* The graph of the edges `ends` (u, v, u, v...) over nodes 0..size-1, each edge listed at both ends as
+ * transposition.first_transposition's adjacency lists it. NULL when out of memory or for an end out of range. */
+WmCard *wm_card_new(int64_t size, int64_t edges, const int64_t *ends) {
+    if (size <= 0 || edges < 0 || size > INT64_MAX / 4 || edges > INT64_MAX / 4) return NULL;
+    for (int64_t k = 0; k < 2 * edges; k++) if (ends[k] < 0 || ends[k] >= size) return NULL;
+    WmCard *c = calloc(1, sizeof(WmCard));
+    if (c == NULL) return NULL;
+    c->size = size;
+    c->queue_cap = 2 * size + 16;
+    c->start = xcalloc(size + 1, sizeof(int64_t));
+    c->nb = xcalloc(2 * edges, sizeof(int64_t));
+    c->base = xcalloc(size, sizeof(int64_t));
+    c->parent = xcalloc(size, sizeof(int64_t));
+    c->queue = xcalloc(c->queue_cap, sizeof(int64_t));
+    c->seen = xcalloc(size, sizeof(int64_t));
+    c->trial = xcalloc(size, sizeof(int64_t));
+    c->outer = xcalloc(size, 1);
+    c->in_blossom = xcalloc(size, 1);
+    c->blocked = xcalloc(size, 1);
+    int64_t *fill = xcalloc(size, sizeof(int64_t));
+    if (!c->start || !c->nb || !c->base || !c->parent || !c->queue || !c->seen || !c->trial || !c->outer
+        || !c->in_blossom || !c->blocked || !fill) {
+        free(fill);
+        wm_card_free(c);
+        return NULL;
+    }
+    for (int64_t k = 0; k < 2 * edges; k++) c->start[ends[k] + 1]++;
+    for (int64_t v = 0; v < size; v++) c->start[v + 1] += c->start[v];
+    for (int64_t v = 0; v < size; v++) fill[v] = c->start[v];
+    for (int64_t k = 0; k < edges; k++) {
+        int64_t u = ends[2 * k], v = ends[2 * k + 1];
+        c->nb[fill[u]++] = v;
+        c->nb[fill[v]++] = u;
+    }
+    free(fill);
+    return c;
+}
+
+static void card_flip(int64_t *mate, const int64_t *parent, int64_t end) {
+    int64_t node = end;
+    while (node != NONE) {
+        int64_t previous = parent[node];
+        if (previous == NONE) break; /* not on a path the search made: cannot happen */
+        int64_t following = mate[previous];
+        mate[node] = previous;
+        mate[previous] = node;
+        node = following;
+    }
+}
+
+static void card_release(int64_t *mate, const int64_t *parent, int64_t end) {
+    int64_t inner = mate[end];
+    mate[end] = mate[inner] = NONE;
+    card_flip(mate, parent, inner);
+}
+
+static int64_t card_common_base(WmCard *c, const int64_t *mate, int64_t first, int64_t second) {
+    int64_t *parent = c->parent, *base = c->base, stamp = ++c->stamp;
+    int64_t node = first;
+    for (;;) {
+        node = base[node];
+        c->seen[node] = stamp;
+        if (mate[node] == NONE) break;
+        node = parent[mate[node]];
+    }
+    node = second;
+    for (;;) {
+        node = base[node];
+        if (c->seen[node] == stamp) return node;
+        node = parent[mate[node]];
+    }
+}
+
+static void card_mark(WmCard *c, const int64_t *mate, int64_t node, int64_t top, int64_t child) {
+    int64_t *parent = c->parent, *base = c->base;
+    while (base[node] != top) {
+        c->in_blossom[base[node]] = 1;
+        c->in_blossom[base[mate[node]]] = 1;
+        parent[node] = child;
+        child = mate[node];
+        node = parent[mate[node]];
+    }
+}
+
+static int card_push(WmCard *c, int64_t *count, int64_t node) {
+    if (*count == c->queue_cap) {
+        int64_t *grown = realloc(c->queue, (size_t)(2 * c->queue_cap) * sizeof(int64_t));
+        if (grown == NULL) return -1;
+        c->queue = grown;
+        c->queue_cap *= 2;
+    }
+    c->queue[(*count)++] = node;
+    return 0;
+}
+
+/* cardinality._augment: 1 when `root` was matched (the path flipped in `mate`), 0 when not, -1 out of memory. */
+static int card_augment(WmCard *c, int64_t *mate, int64_t root, const char *optional) {
+    int64_t size = c->size, *base = c->base, *parent = c->parent, count = 0, head = 0;
+    char *outer = c->outer, *blocked = c->blocked;
+    for (int64_t v = 0; v < size; v++) {
+        base[v] = v;
+        parent[v] = NONE;
+        outer[v] = 0;
+    }
+    outer[root] = 1;
+    if (card_push(c, &count, root) != 0) return -1;
+    while (head < count) {
+        int64_t node = c->queue[head++];
+        for (int64_t q = c->start[node]; q < c->start[node + 1]; q++) {
+            int64_t other = c->nb[q];
+            if (base[node] == base[other] || mate[node] == other || blocked[other]) continue;
+            if (other == root || (mate[other] != NONE && parent[mate[other]] != NONE)) {
+                int64_t top = card_common_base(c, mate, node, other);
+                memset(c->in_blossom, 0, (size_t)size);
+                card_mark(c, mate, node, top, other);
+                card_mark(c, mate, other, top, node);
+                for (int64_t member = 0; member < size; member++) {
+                    if (!c->in_blossom[base[member]]) continue;
+                    base[member] = top;
+                    if (!outer[member]) {
+                        if (optional != NULL && optional[member]) {
+                            card_release(mate, parent, member);
+                            return 1;
+                        }
+                        outer[member] = 1;
+                        if (card_push(c, &count, member) != 0) return -1;
+                    }
+                }
+            } else if (parent[other] == NONE) {
+                parent[other] = node;
+                if (mate[other] == NONE) {
+                    card_flip(mate, parent, other);
+                    return 1;
+                }
+                if (optional != NULL && optional[mate[other]]) {
+                    card_release(mate, parent, mate[other]);
+                    return 1;
+                }
+                outer[mate[other]] = 1;
+                if (card_push(c, &count, mate[other]) != 0) return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* How many neighbours node v has (edges listed twice count twice), and the neighbours themselves into `out`
+ * (wm_card_degree entries), in the edges' order. */
+int64_t wm_card_degree(const WmCard *c, int64_t v) {
+    return v < 0 || v >= c->size ? 0 : c->start[v + 1] - c->start[v];
+}
+
+int64_t wm_card_neighbours(const WmCard *c, int64_t v, int64_t *out) {
+    int64_t count = wm_card_degree(c, v);
+    if (count > 0) memcpy(out, c->nb + c->start[v], (size_t)count * sizeof(int64_t));
+    return count;
+}
+
+/* transposition._fixed: `partners` changed to pair `node` with `other` and still cover every node that is not
+ * `optional` (with keep_size, as many nodes as before), into trial_out; 1 when it can, 0 when not, -1 when
+ * memory ran out. `blocked` (size bytes) is not changed. */
+int wm_card_fixed(WmCard *c, const int64_t *partners, int64_t node, int64_t other, const char *optional,
+                  const char *blocked, int keep_size, int64_t *trial_out) {
+    int64_t size = c->size, *trial = c->trial, freed[2], freed_count = 0;
+    if (node < 0 || node >= size || other < 0 || other >= size || node == other) return 0;
+    memcpy(trial, partners, (size_t)size * sizeof(int64_t));
+    memcpy(c->blocked, blocked, (size_t)size);
+    int64_t ends[2] = {node, other};
+    for (int i = 0; i < 2; i++) {
+        int64_t v = ends[i];
+        if (trial[v] != NONE) {
+            freed[freed_count++] = trial[v];
+            trial[trial[v]] = NONE;
+        }
+    }
+    trial[node] = other;
+    trial[other] = node;
+    c->blocked[node] = c->blocked[other] = 1;
+    int64_t grown = freed_count - (partners[node] == NONE) - (partners[other] == NONE);
+    if (keep_size && grown > 0) {
+        int found = 0;
+        for (int64_t i = 0; i < freed_count && !found; i++) {
+            if (trial[freed[i]] != NONE) continue;
+            int status = card_augment(c, trial, freed[i], NULL);
+            if (status < 0) return -1;
+            found = status;
+        }
+        if (!found) return 0;
+    }
+    for (int64_t i = 0; i < freed_count; i++) {
+        int64_t v = freed[i];
+        if (optional[v] || trial[v] != NONE) continue;
+        int status = card_augment(c, trial, v, optional);
+        if (status < 0) return -1;
+        if (!status) return 0;
+    }
+    memcpy(trial_out, trial, (size_t)size * sizeof(int64_t));
+    return 1;
+}
+
 #define WM_CAT2(a, b) a##b
 #define WM_CAT(a, b) WM_CAT2(a, b)
 #define WM(name) WM_CAT(WM_PREFIX, name)

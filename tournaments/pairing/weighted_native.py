@@ -66,6 +66,18 @@ def _load() -> ctypes.CDLL | None:
     library.wm_extent.argtypes = [pointer, ctypes.c_int64, pointer]
     library.wm_relabel.restype = ctypes.c_int64
     library.wm_relabel.argtypes = [pointer, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, pointer, pointer, pointer]
+    library.wm_card_new.restype = pointer
+    library.wm_card_new.argtypes = [ctypes.c_int64, ctypes.c_int64, pointer]
+    library.wm_card_free.restype = None
+    library.wm_card_free.argtypes = [pointer]
+    library.wm_card_degree.restype = ctypes.c_int64
+    library.wm_card_degree.argtypes = [pointer, ctypes.c_int64]
+    library.wm_card_neighbours.restype = ctypes.c_int64
+    library.wm_card_neighbours.argtypes = [pointer, ctypes.c_int64, pointer]
+    library.wm_card_fixed.restype = ctypes.c_int
+    library.wm_card_fixed.argtypes = [
+        pointer, pointer, ctypes.c_int64, ctypes.c_int64, pointer, pointer, ctypes.c_int, pointer,
+    ]
     if hasattr(library, "wm_narrow128"):
         library.wm_narrow128.restype = ctypes.c_int
         library.wm_narrow128.argtypes = [pointer, ctypes.c_int64, pointer]
@@ -267,6 +279,54 @@ def relabel(ends: Sequence[tuple[int, int]]) -> tuple[list[int], array[int]] | N
     table, out, names = array("q", bytes(8 * span)), array("q", bytes(8 * len(ids))), array("q", bytes(8 * span))
     found = _library.wm_relabel(_address(ids), len(ids), low, span, _address(table), _address(out), _address(names))
     return names[:found].tolist(), out
+
+
+class Trials:
+    """``transposition._fixed`` in C over one graph (the optimal face's tight edges): the same searches, step
+    for step, with the same partners as a result."""
+
+    def __init__(self, library: ctypes.CDLL, handle: int, size: int) -> None:
+        self.library, self.handle, self.size = library, handle, size
+
+    def neighbours(self, v: int) -> array[int]:
+        """Node v's neighbours, in the edges' order (an edge listed twice, twice)."""
+        out = array("q", bytes(8 * self.library.wm_card_degree(self.handle, v)))
+        if out:
+            self.library.wm_card_neighbours(self.handle, v, _address(out))
+        return out
+
+    def fixed(
+        self, partners: array[int], node: int, other: int, optional: array[int], blocked: array[int], keep_size: bool
+    ) -> array[int] | None:
+        """``partners`` (FREE -1 for none) changed to pair ``node`` with ``other`` and still cover every node
+        not ``optional`` (with ``keep_size``, as many as before), or None; ``optional`` and ``blocked`` are
+        arrays of one byte a node."""
+        out = array("q", bytes(8 * self.size))
+        status = self.library.wm_card_fixed(
+            self.handle, _address(partners), node, other, _address(optional), _address(blocked), int(keep_size),
+            _address(out),
+        )  # fmt: skip
+        if status < 0:
+            raise MemoryError("the transposition's search ran out of memory")
+        return out if status == 1 else None
+
+    def close(self) -> None:
+        if self.handle:
+            self.library.wm_card_free(self.handle)
+            self.handle = 0
+
+
+def trials(size: int, ends: Sequence[tuple[int, int]]) -> Trials | None:
+    """:class:`Trials` over the edges ``ends`` of nodes 0..size-1, or None without the library (or for an end
+    out of range, or no memory)."""
+    if _library is None or not 0 < size <= _MAX_SIZE:
+        return None
+    try:
+        flat = ends.flat if isinstance(ends, FlatEnds) else array("q", chain.from_iterable(ends))
+    except (OverflowError, TypeError):
+        return None
+    handle = _library.wm_card_new(size, len(flat) // 2, _address(flat) if flat else None)
+    return Trials(_library, handle, size) if handle else None
 
 
 def start(size: int, edges: Sequence[tuple[int, int, int]]) -> NativeRun | None:

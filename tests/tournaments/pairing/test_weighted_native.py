@@ -1,15 +1,18 @@
 """``weighted_native`` (weighted._Matcher in C) against weighted.py's own code: the same matching, the same final
 duals and blossoms, the same ``optimal_face``, on thousands of random graphs (sparse to complete, weights of 1 to
 119 bits, in 64-bit words and in 128-bit ones, with and without maximum cardinality, triangles and odd cycles
-that make blossoms, weights by the classes of the ends that make the greedy start move duals), and the fallback to Python integers where the weights are too big for the C code."""
+that make blossoms, weights by the classes of the ends that make the greedy start move duals), and the fallback to Python integers where the weights are too big for the C code; and the transposition's
+trials in C against ``transposition._fixed``."""
 
 from __future__ import annotations
 
 import random
+from array import array
 
 import pytest
 
-from tournaments.pairing import weighted, weighted_native
+from tournaments.pairing import transposition, weighted, weighted_native
+from tournaments.pairing.cardinality import FREE, _greedy, maximum_matching
 
 Edges = list[tuple[int, int, int]]
 
@@ -145,3 +148,58 @@ def test_each_word_takes_the_weights_it_holds() -> None:
         run = weighted_native.start(3, [(0, 1, weight), (1, 2, 1)])
         assert run is not None and run.wide == wide
         run.close()
+
+
+def test_the_transpositions_trials_in_c_are_pythons(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Trials.fixed`` (the transposition's check of one choice, in C) against ``transposition._fixed``: the same
+    answer and the same partners, trial by trial, over random graphs with odd cycles (blossoms in the
+    searches), random matchings, optional and blocked nodes, with and without keeping the matching's size; and
+    ``first_transposition`` with the library and without it alike."""
+    rng = random.Random(36)
+    found = refused = 0
+    for _ in range(400):
+        size = rng.randint(2, 60)
+        density = rng.choice([0.05, 0.2, 0.5, 1.0])
+        pairs = [(u, v) for u in range(size) for v in range(u + 1, size) if rng.random() < density]
+        for _ in range(size // 3):  # odd cycles
+            cycle = rng.sample(range(size), min(size, rng.choice([3, 5, 7])))
+            pairs += [(cycle[i], cycle[(i + 1) % len(cycle)]) for i in range(len(cycle)) if len(cycle) >= 3]
+        if not pairs:
+            continue
+        rng.shuffle(pairs)
+        adjacency: list[list[int]] = [[] for _ in range(size)]
+        for u, v in pairs:
+            adjacency[u].append(v)
+            adjacency[v].append(u)
+        mate = maximum_matching(adjacency) if rng.random() < 0.7 else _greedy(adjacency)
+        trials = weighted_native.trials(size, pairs)
+        assert trials is not None
+        try:
+            for _ in range(20):
+                node, other = rng.sample(range(size), 2)
+                optional = [rng.random() < 0.3 or mate[v] == FREE for v in range(size)]
+                blocked = [rng.random() < 0.1 for _ in range(size)]
+                blocked[node] = blocked[other] = False
+                keep_size = rng.random() < 0.5
+                expected = transposition._fixed(adjacency, list(mate), node, other, optional, list(blocked), keep_size)
+                if mate[node] == other:
+                    continue
+                native = trials.fixed(
+                    array("q", mate), node, other, array("b", optional), array("b", blocked), keep_size
+                )  # fmt: skip
+                assert (None if native is None else native.tolist()) == expected
+                found += expected is not None
+                refused += expected is None
+            for v in range(size):
+                assert trials.neighbours(v).tolist() == adjacency[v]
+        finally:
+            trials.close()
+        required = [mate[v] != FREE and rng.random() < 0.7 for v in range(size)]
+        sequence = rng.sample(range(size), rng.randint(1, size))
+        keep = rng.random() < 0.5
+        with_library = transposition.first_transposition(size, pairs, mate, required, sequence, keep_size=keep)
+        with monkeypatch.context() as patched:
+            patched.setattr(weighted_native, "_library", None)
+            assert weighted_native.trials(size, pairs) is None
+            assert transposition.first_transposition(size, pairs, mate, required, sequence, keep_size=keep) == with_library
+    assert found > 1000 and refused > 300
