@@ -747,7 +747,8 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
             lowest = _lowest_s1(names, index, ends, face, alive, mate, positive, sequence)
             if lowest is not None:
                 alive, ends, face, positive, mate = lowest
-                flat = kinds = orders = None
+                flat = ends.flat if isinstance(ends, weighted_native.FlatEnds) else None
+                kinds = orders = None
                 break
         weights = weights_of(start, stop)
         if stop == width:
@@ -777,7 +778,7 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
 def _lowest_s1(
     names: list[int], index: dict[int, int], ends: Sequence[Edge], face: Sequence[int], alive: Sequence[int],
     mate: list[int], positive: list[bool], sequence: _ExchangeOrder,
-) -> tuple[list[int], list[Edge], list[int], list[bool], list[int]] | None:
+) -> tuple[Sequence[int], Sequence[Edge], Sequence[int], list[bool], list[int]] | None:
     """The optimal face of D.2 a-b (``_lexicographic``'s phase of them) without matching their digits, when some
     optimum of the digits before pairs the bracket's first Q players each with a later one, Q its number of
     pairs in the sequence (the same in every optimum: C5 is among the digits before, and the bracket's other
@@ -797,20 +798,34 @@ def _lowest_s1(
     for player in sequence.players[:q]:
         if player in index:
             first[index[player]] = True
-    kept = [
-        k for k, (u, v) in enumerate(ends)
-        if ((first[u] != first[v] and in_sequence[u] and in_sequence[v]) if first[u] or first[v]
-            else not (in_sequence[u] and in_sequence[v]))
-    ]  # fmt: skip
-    kept_ends, kept_face = [ends[k] for k in kept], [face[k] for k in kept]
-    found = max_weight_matching_split(len(names), kept_ends, kept_face)
-    if _face_total(kept_ends, kept_face, found) != _face_total(ends, face, mate):
-        return None
-    return [alive[k] for k in kept], kept_ends, kept_face, [p or f for p, f in zip(positive, first)], found
+    # Each node's class: 0 outside the sequence, 1 in it, 2 one of its first Q. An edge is kept when one end is of
+    # the first Q and the other a later player of the sequence, or neither is of the first Q nor both in it.
+    classes = [2 if f else int(s) for f, s in zip(first, in_sequence)]
+    keep = [[(a != b and a > 0 and b > 0) if 2 in (a, b) else not (a > 0 and b > 0) for b in range(3)] for a in range(3)]
+    kept_ends: Sequence[Edge]
+    kept_face: Sequence[int]
+    if isinstance(ends, weighted_native.FlatEnds) and isinstance(face, array) and isinstance(alive, array):
+        kept = weighted_native.select(ends, classes, keep)
+        kept_ends = weighted_native.FlatEnds(weighted_native.gather(ends.flat, kept))
+        kept_face = weighted_native.gather_values(face, kept)
+        found = max_weight_matching_split(len(names), kept_ends, weighted_native.Packed(kept_face, False))
+        if _face_total(kept_ends, kept_face, found) != _face_total(ends, face, mate):
+            return None
+        chosen: Sequence[int] = weighted_native.gather_values(alive, kept)
+    else:
+        listed = [k for k, (u, v) in enumerate(ends) if keep[classes[u]][classes[v]]]
+        kept_ends, kept_face = [ends[k] for k in listed], [face[k] for k in listed]
+        found = max_weight_matching_split(len(names), kept_ends, kept_face)
+        if _face_total(kept_ends, kept_face, found) != _face_total(ends, face, mate):
+            return None
+        chosen = [alive[k] for k in listed]
+    return chosen, kept_ends, kept_face, [p or f for p, f in zip(positive, first)], found
 
 
 def _face_total(ends: Sequence[Edge], face: Sequence[int], partners: list[int]) -> int:
     """The face weight of a matching (``partners``) of the edges ``ends``."""
+    if isinstance(ends, weighted_native.FlatEnds) and isinstance(face, array):
+        return weighted_native.matched_total(ends, face, partners)
     return sum(weight for (u, v), weight in zip(ends, face) if partners[u] == v)
 
 
@@ -820,10 +835,17 @@ def _face_checks(
     """For ``transposition.first_transposition``: whether a matching of the optimal face's tight edges
     ``ends`` is an optimum (its face weight is ``mate``'s), and the optimum that keeps the pairs of the blocked
     nodes of a matching, when there is one (the face weight matched over the edges of the other nodes)."""
-    weight = {(min(u, v), max(u, v)): w for (u, v), w in zip(ends, face)}
+    pairs = None
+    if isinstance(ends, weighted_native.FlatEnds) and isinstance(face, array):
+        pairs = weighted_native.pair_weights(size, ends, face)
+    total: Callable[[Sequence[int]], int]
+    if pairs is not None:
+        total = pairs.total
+    else:
+        weight = {(min(u, v), max(u, v)): w for (u, v), w in zip(ends, face)}
 
-    def total(partners: list[int]) -> int:
-        return sum(weight[(v, u)] for v, u in enumerate(partners) if u > v)
+        def total(partners: Sequence[int]) -> int:
+            return sum(weight[(v, u)] for v, u in enumerate(partners) if u > v)
 
     best = total(mate)
 

@@ -75,6 +75,104 @@ int64_t wm_relabel(const int64_t *ids, int64_t count, int64_t low, int64_t span,
     return found;
 }
 
+/* The edges (indices, into kept_out) whose ends' classes (`classes`, a byte a node, each below `kinds`) the
+ * table `keep` (kinds x kinds bytes) admits; how many, or -1 for a class out of range. */
+int64_t wm_select(const int64_t *flat, int64_t count, const char *classes, int64_t kinds, const char *keep,
+                  int64_t *kept_out) {
+    int64_t found = 0;
+    for (int64_t k = 0; k < count; k++) {
+        int cu = classes[flat[2 * k]], cv = classes[flat[2 * k + 1]];
+        if (cu < 0 || cu >= kinds || cv < 0 || cv >= kinds) return -1;
+        if (keep[cu * kinds + cv]) kept_out[found++] = k;
+    }
+    return found;
+}
+
+/* The sum of weights[k] over the edges k whose ends are partners (partners[u] == v). */
+int64_t wm_matched_total(const int64_t *flat, const int64_t *weights, int64_t count, const int64_t *partners) {
+    int64_t total = 0;
+    for (int64_t k = 0; k < count; k++) if (partners[flat[2 * k]] == flat[2 * k + 1]) total += weights[k];
+    return total;
+}
+
+/* Weights of node pairs, found by halving among each node's neighbours in increasing order. */
+typedef struct {
+    int64_t size;
+    int64_t *start, *other, *weight;
+} WmPairs;
+
+void wm_pairs_free(WmPairs *p) {
+    if (p == NULL) return;
+    free(p->start); free(p->other); free(p->weight);
+    free(p);
+}
+
+/* The weights of the edges (ends flat) over nodes 0..size-1, by pair (a pair listed twice: its later weight).
+ * NULL when out of memory or for an end out of range. */
+WmPairs *wm_pairs_new(int64_t size, int64_t edges, const int64_t *ends, const int64_t *weights) {
+    if (size <= 0 || edges < 0 || size > INT64_MAX / 4 || edges > INT64_MAX / 4) return NULL;
+    for (int64_t k = 0; k < 2 * edges; k++) if (ends[k] < 0 || ends[k] >= size) return NULL;
+    WmPairs *p = calloc(1, sizeof(WmPairs));
+    int64_t *by_first = xcalloc(size + 1, sizeof(int64_t)), *first_other = xcalloc(2 * edges, sizeof(int64_t));
+    int64_t *first_edge = xcalloc(2 * edges, sizeof(int64_t)), *fill = xcalloc(size + 1, sizeof(int64_t));
+    if (p != NULL) {
+        p->size = size;
+        p->start = xcalloc(size + 1, sizeof(int64_t));
+        p->other = xcalloc(2 * edges, sizeof(int64_t));
+        p->weight = xcalloc(2 * edges, sizeof(int64_t));
+    }
+    if (p == NULL || !p->start || !p->other || !p->weight || !by_first || !first_other || !first_edge || !fill) {
+        free(by_first); free(first_other); free(first_edge); free(fill);
+        wm_pairs_free(p);
+        return NULL;
+    }
+    /* Each edge at both ends, grouped by end; then regrouped by the other end, taken in increasing order of
+     * the first, which leaves every node's list sorted by neighbour (a counting sort, twice). */
+    for (int64_t k = 0; k < 2 * edges; k++) by_first[ends[k] + 1]++;
+    for (int64_t v = 0; v < size; v++) by_first[v + 1] += by_first[v];
+    memcpy(fill, by_first, (size_t)(size + 1) * sizeof(int64_t));
+    for (int64_t k = 0; k < edges; k++) {
+        int64_t u = ends[2 * k], v = ends[2 * k + 1];
+        first_other[fill[u]] = v;
+        first_edge[fill[u]++] = k;
+        first_other[fill[v]] = u;
+        first_edge[fill[v]++] = k;
+    }
+    memcpy(p->start, by_first, (size_t)(size + 1) * sizeof(int64_t));
+    memcpy(fill, by_first, (size_t)(size + 1) * sizeof(int64_t));
+    for (int64_t u = 0; u < size; u++) {
+        for (int64_t q = by_first[u]; q < by_first[u + 1]; q++) {
+            int64_t v = first_other[q];
+            p->other[fill[v]] = u;
+            p->weight[fill[v]++] = weights[first_edge[q]];
+        }
+    }
+    free(by_first); free(first_other); free(first_edge); free(fill);
+    return p;
+}
+
+/* The sum of the weights of the pairs of `partners` (v < partners[v]) into *total; 0, or -1 when a pair is
+ * not an edge. */
+int wm_pairs_total(const WmPairs *p, const int64_t *partners, int64_t *total) {
+    int64_t sum = 0;
+    for (int64_t v = 0; v < p->size; v++) {
+        int64_t u = partners[v];
+        if (u <= v) continue;
+        if (u >= p->size) return -1;
+        int64_t low = p->start[v], high = p->start[v + 1], at = -1;
+        while (low < high) { /* the last entry for u: a pair listed twice counts its later weight */
+            int64_t middle = low + (high - low) / 2;
+            if (p->other[middle] <= u) low = middle + 1;
+            else high = middle;
+        }
+        if (low > p->start[v] && p->other[low - 1] == u) at = low - 1;
+        if (at < 0) return -1;
+        sum += p->weight[at];
+    }
+    *total = sum;
+    return 0;
+}
+
 /* transposition._fixed and cardinality._augment over a graph in arrays, step for step (the same neighbours in
  * the same order, the same queue), so that every trial gives the same partners as the Python code. */
 typedef struct {

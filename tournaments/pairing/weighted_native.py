@@ -78,6 +78,16 @@ def _load() -> ctypes.CDLL | None:
     library.wm_card_fixed.argtypes = [
         pointer, pointer, ctypes.c_int64, ctypes.c_int64, pointer, pointer, ctypes.c_int, pointer,
     ]
+    library.wm_select.restype = ctypes.c_int64
+    library.wm_select.argtypes = [pointer, ctypes.c_int64, pointer, ctypes.c_int64, pointer, pointer]
+    library.wm_matched_total.restype = ctypes.c_int64
+    library.wm_matched_total.argtypes = [pointer, pointer, ctypes.c_int64, pointer]
+    library.wm_pairs_new.restype = pointer
+    library.wm_pairs_new.argtypes = [ctypes.c_int64, ctypes.c_int64, pointer, pointer]
+    library.wm_pairs_free.restype = None
+    library.wm_pairs_free.argtypes = [pointer]
+    library.wm_pairs_total.restype = ctypes.c_int
+    library.wm_pairs_total.argtypes = [pointer, pointer, pointer]
     if hasattr(library, "wm_narrow128"):
         library.wm_narrow128.restype = ctypes.c_int
         library.wm_narrow128.argtypes = [pointer, ctypes.c_int64, pointer]
@@ -279,6 +289,68 @@ def relabel(ends: Sequence[tuple[int, int]]) -> tuple[list[int], array[int]] | N
     table, out, names = array("q", bytes(8 * span)), array("q", bytes(8 * len(ids))), array("q", bytes(8 * span))
     found = _library.wm_relabel(_address(ids), len(ids), low, span, _address(table), _address(out), _address(names))
     return names[:found].tolist(), out
+
+
+def select(ends: FlatEnds, classes: Sequence[int], keep: Sequence[Sequence[bool]]) -> array[int]:
+    """The edges (indices) whose ends' classes (``classes[v]``, small numbers) ``keep[class of u][class of v]``
+    admits, in their order."""
+    assert _library is not None
+    kinds = len(keep)
+    table = array("b", [int(keep[a][b]) for a in range(kinds) for b in range(kinds)])
+    kept, node_classes = array("q", bytes(8 * len(ends))), array("b", classes)  # held while C reads them
+    count = _library.wm_select(
+        _address(ends.flat) if len(ends) else None, len(ends), _address(node_classes), kinds, _address(table),
+        _address(kept),
+    )  # fmt: skip
+    if count < 0:
+        raise ValueError("a node's class is past the table")
+    del kept[count:]
+    return kept
+
+
+def matched_total(ends: FlatEnds, weights: array[int], partners: Sequence[int]) -> int:
+    """The sum of the int64 ``weights`` of the edges whose two ends are partners (``partners[u] == v``)."""
+    assert _library is not None
+    if not len(ends):
+        return 0
+    mate = array("q", partners)  # held while C reads it
+    total: int = _library.wm_matched_total(_address(ends.flat), _address(weights), len(ends), _address(mate))
+    return total
+
+
+class PairWeights:
+    """The int64 weights of a graph's edges by pair of nodes, in C (a matching's total without a dict of every
+    edge)."""
+
+    def __init__(self, library: ctypes.CDLL, handle: int) -> None:
+        self.library, self.handle = library, handle
+
+    def total(self, partners: Sequence[int]) -> int:
+        """The sum of the weights of the pairs ``v``, ``partners[v]`` (-1: none); KeyError for a pair that is
+        not an edge."""
+        total, mate = array("q", [0]), array("q", partners)  # held while C reads them
+        if self.library.wm_pairs_total(self.handle, _address(mate), _address(total)) != 0:
+            raise KeyError("a pair of the matching is not an edge")
+        return total[0]
+
+    def close(self) -> None:
+        if self.handle:
+            self.library.wm_pairs_free(self.handle)
+            self.handle = 0
+
+    def __del__(self) -> None:
+        self.close()
+
+
+def pair_weights(size: int, ends: FlatEnds, weights: array[int]) -> PairWeights | None:
+    """:class:`PairWeights` of the edges ``ends`` of nodes 0..size-1 weighing ``weights`` (int64), or None without
+    the library (or no memory, or an end out of range)."""
+    if _library is None or not 0 < size <= _MAX_SIZE:
+        return None
+    handle = _library.wm_pairs_new(
+        size, len(ends), _address(ends.flat) if len(ends) else None, _address(weights) if len(weights) else None
+    )  # fmt: skip
+    return PairWeights(_library, handle) if handle else None
 
 
 class Trials:

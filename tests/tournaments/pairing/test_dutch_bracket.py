@@ -19,6 +19,7 @@ from tournaments.pairing.cardinality import FREE, _greedy, is_perfect
 from tournaments.pairing import dutch_bracket, weighted_native
 from tournaments.pairing.dutch import DutchOptions, _paired, initial_numbers, pair_dutch
 from tournaments.pairing.dutch_bracket import BYE, DIGITS, Bracket, _Rows, _signed
+from tournaments.pairing.weighted import max_weight_matching
 
 
 def _random_rows(rng: random.Random, order_size: int) -> _Rows:
@@ -211,3 +212,56 @@ def test_every_grouping_of_the_digits_into_phases_pairs_the_same_boards(monkeypa
                 monkeypatch.setattr(dutch_bracket, "SMALL_PHASE_BITS", min(bits, 24))
                 boards.append([(board.entrants, board.bye) for board in pair_dutch(paired.entrants)])
             assert boards[0] == boards[1] == boards[2]
+
+
+def _lowest_s1_written_out(names, index, ends, face, alive, mate, positive, sequence):
+    """``dutch_bracket._lowest_s1`` as its docstring says it, over plain lists: the edges of the first Q players to
+    later ones of the sequence, and those neither of the first Q nor both in the sequence."""
+    in_sequence = [names[v] in sequence.place for v in range(len(names))]
+    q = sum(1 for v, u in enumerate(mate) if u > v and in_sequence[v] and in_sequence[u])
+    first = [False] * len(names)
+    for player in sequence.players[:q]:
+        if player in index:
+            first[index[player]] = True
+    kept = [
+        k for k, (u, v) in enumerate(ends)
+        if ((first[u] != first[v] and in_sequence[u] and in_sequence[v]) if first[u] or first[v]
+            else not (in_sequence[u] and in_sequence[v]))
+    ]  # fmt: skip
+    kept_ends, kept_face = [ends[k] for k in kept], [face[k] for k in kept]
+    found = max_weight_matching(len(names), [(u, v, w) for (u, v), w in zip(kept_ends, kept_face)])
+    total = lambda e, f, m: sum(w for (u, v), w in zip(e, f) if m[u] == v)  # noqa: E731
+    if total(kept_ends, kept_face, found) != total(ends, face, mate):
+        return None
+    return [alive[k] for k in kept], kept_ends, kept_face, [p or f for p, f in zip(positive, first)], found
+
+
+def test_the_lowest_s1_shortcut_is_its_docstrings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every call of ``_lowest_s1`` while random Swisses are paired (over the C library's arrays where it is
+    built) gives what the rule written out over lists gives: the same edges, face weights and matching, or None
+    alike; and it settles the phase without a matching most of the times it is asked."""
+    original = dutch_bracket._lowest_s1
+    answers = {"settled": 0, "none": 0}
+
+    def checked(*arguments):
+        found = original(*arguments)
+        names, index, ends, face, alive, mate, positive, sequence = arguments
+        expected = _lowest_s1_written_out(names, index, list(ends), list(face), list(alive), mate, positive, sequence)
+        assert (found is None) == (expected is None)
+        if found is not None:
+            chosen, kept_ends, kept_face, covered, matching = found
+            assert (list(chosen), list(kept_ends), list(kept_face), covered) == tuple(expected[:4])
+            assert sum(w for (u, v), w in zip(kept_ends, kept_face) if matching[u] == v) == sum(
+                w for (u, v), w in zip(expected[1], expected[2]) if expected[4][u] == v
+            )
+        answers["none" if found is None else "settled"] += 1
+        return found
+
+    monkeypatch.setattr(dutch_bracket, "_lowest_s1", checked)
+    rng = random.Random(38)
+    for count in (40, 90):
+        ratings = {f"p{index}": float(rng.randint(1000, 2400)) for index in range(count)}
+        history, _ = run_swiss(ratings, 6, rng)
+        for paired in history:
+            pair_dutch(paired.entrants)
+    assert answers["settled"] > 2 * answers["none"] and answers["settled"] > 20

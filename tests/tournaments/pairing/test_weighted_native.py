@@ -203,3 +203,45 @@ def test_the_transpositions_trials_in_c_are_pythons(monkeypatch: pytest.MonkeyPa
             assert weighted_native.trials(size, pairs) is None
             assert transposition.first_transposition(size, pairs, mate, required, sequence, keep_size=keep) == with_library
     assert found > 1000 and refused > 300
+
+
+def test_the_face_helpers_in_c_are_the_python_they_stand_for() -> None:
+    """``select`` (edges by their ends' classes), ``matched_total`` (a matching's face weight by edge) and
+    ``PairWeights.total`` (by pair, the later weight of a pair listed twice, as a dict keeps it) against the
+    Python they replace in ``dutch_bracket._lowest_s1`` and ``_face_checks``."""
+    rng = random.Random(37)
+    for _ in range(300):
+        size = rng.randint(1, 40)
+        ends = [tuple(rng.sample(range(size), 2)) for _ in range(rng.randint(0, 3 * size))] if size > 1 else []
+        ends += ends[: rng.randint(0, 3)]  # pairs listed twice
+        weights = [rng.randint(-5, 2**40) for _ in ends]
+        flat = weighted_native.FlatEnds(array("q", [v for edge in ends for v in edge]))
+        classes = [rng.randrange(3) for _ in range(size)]
+        keep = [[rng.random() < 0.5 for _ in range(3)] for _ in range(3)]
+        assert weighted_native.select(flat, classes, keep).tolist() == [
+            k for k, (u, v) in enumerate(ends) if keep[classes[u]][classes[v]]
+        ]
+        adjacency: list[list[int]] = [[] for _ in range(size)]
+        for u, v in ends:
+            adjacency[u].append(v)
+            adjacency[v].append(u)
+        mate = _greedy(adjacency)
+        assert weighted_native.matched_total(flat, array("q", weights), mate) == sum(
+            w for (u, v), w in zip(ends, weights) if mate[u] == v
+        )
+        by_pair = {(min(u, v), max(u, v)): w for (u, v), w in zip(ends, weights)}
+        pairs = weighted_native.pair_weights(size, flat, array("q", weights))
+        assert pairs is not None
+        try:
+            assert pairs.total(mate) == sum(by_pair[(v, u)] for v, u in enumerate(mate) if u > v)
+            absent = [(u, v) for u in range(size) for v in range(u + 1, size) if (u, v) not in by_pair]
+            if absent:
+                u, v = rng.choice(absent)
+                other = [FREE] * size
+                other[u], other[v] = v, u
+                with pytest.raises(KeyError):
+                    pairs.total(other)
+        finally:
+            pairs.close()
+    with pytest.raises(ValueError):
+        weighted_native.select(weighted_native.FlatEnds(array("q", [0, 1])), [0, 5], [[True] * 3] * 3)
