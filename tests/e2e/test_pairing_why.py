@@ -35,7 +35,7 @@ def second_round(live_server_url: str, settings: Any) -> dict[str, Any]:
     chief = user_sign_up(username="chief", email="chief@example.com", password=PASSWORD, preferred_language="en")
     user_role_grant(user=chief, role=Role.TOURNAMENT_DIRECTOR)
     anna = user_sign_up(username="anna", email="anna@example.com", password=PASSWORD, preferred_language="en")
-    # Rounds an hour apart: the worker (whose settings pair by the older Swiss) must not start round 2 first.
+    # Rounds an hour apart: the worker (whose settings are its own) must not start round 2 first.
     event = services.tournament_create(director=chief, name="Why Cup", rounds=4, round_interval=3600,
                                        starts_at=timezone.now() + datetime.timedelta(hours=1))  # fmt: skip
     enter(event, [anna, *bots(10)])
