@@ -10,6 +10,12 @@ run would leave +-2 ** 60 (+-2 ** 124 for the wide one; the C code checks after 
 return None and ``weighted`` runs its own code on Python integers of any size. The bounds keep every slack (two
 duals less twice a weight, plus twice the duals of the blossoms holding the edge, added with overflow checks)
 within a signed word.
+
+Beside the matcher, the same library does the Dutch engine's per-edge work over arrays (``dutch_bracket``): a
+phase's weights added up (:func:`compose`), the edges numbered and narrowed (:func:`relabel`, :func:`gather`,
+:func:`gather_values`), chosen by their ends' classes (:func:`select`), a matching's total by edge or by pair
+(:func:`matched_total`, :class:`PairWeights`), and S2's transposition checks (:class:`Trials`). Each stands
+for Python code that runs where there is no library and gives the same results (the tests compare them).
 """
 
 from __future__ import annotations
