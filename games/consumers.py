@@ -218,7 +218,15 @@ class GameConsumer(LiveConsumer):
         await self.send_json(message)
 
     def _current_view(self) -> dict[str, Any]:
-        return selectors.game_view_of_seat(game_id=self.game_id, seat=self.seat, language=self.language)
+        """The view as the game stands, a late one noted as the group's are (games.lag); read again if the
+        turn timer played its version between the read and the note."""
+        for _attempt in range(2):
+            message, since = selectors.game_view_and_since(game_id=self.game_id, seat=self.seat, language=self.language)
+            if self.seat is None or self.seat not in (message.get("waiting") or ()):
+                break
+            if lag.deliver_now(game_id=self.game_id, seq=message["seq"], seat=self.seat, since=since):
+                break
+        return message
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections before every message it dispatches: a hop to its one
@@ -248,14 +256,12 @@ class GameConsumer(LiveConsumer):
                     del _ENCODED[next(iter(_ENCODED))]
                 _ENCODED[key] = encoded
         text, seq, waiting = encoded
+        # A view that waits for this socket's player, late: noted before it is sent, not sent at all if the
+        # turn timer has played its version meanwhile (games.lag; the timer's move sends the next view).
+        if self.seat is not None and self.seat in waiting:
+            if not await lag.deliver(game_id=self.game_id, seq=seq, seat=self.seat, since=event.get("since")):
+                return
         await self.send(text_data=text)
-        await self._note_lag(event, seq, waiting)
-
-    async def _note_lag(self, event: dict[str, Any], seq: int, waiting: tuple[int, ...]) -> None:
-        """A view that waits for this socket's player and reached him late: the lag is his (games.lag)."""
-        if self.seat is None or self.seat not in waiting:
-            return
-        await lag.note(game_id=self.game_id, seq=int(seq), seat=self.seat, delay_ms=lag.late_ms(event))
 
     async def game_rematch(self, event: dict[str, Any]) -> None:
         # The same for every reader: seats, a status and the new game's URL (games.aftermath).
