@@ -293,6 +293,9 @@ def _apply_bot_action(*, game_id: int, seq: int, seat: int, action: Action, by_a
     with game_change(game_id) as change:
         if change.late(seq):
             return None
+        autopilot = change.game.autopilot
+        if by_autopilot and not (seat < len(autopilot) and autopilot[seat]):
+            return None  # he came back while it thought (games.services.tables._seat_handed_back)
         if change.clock_fell():
             return change.game
         state = change.replay()

@@ -27,7 +27,7 @@ from games.broadcast import send_game
 from games.clocks import MAX_BASE_SECONDS, MAX_INCREMENT_SECONDS, MIN_BASE_SECONDS
 from games.engine import Record, Rules, State, deal
 from games.engine.deal import Deal
-from games.models import BotPace, Game, Seat, Table, TableStatus
+from games.models import BotPace, Game, GameStatus, Seat, Table, TableStatus
 from games.selectors import game_result, game_seats
 from games.services import kept
 from games.services.changes import _after_commit, _clock_start, _lobby_changed
@@ -397,10 +397,28 @@ def seat_connected(*, game: Game, user: User, change: int) -> int | None:
     number = seats.values_list("number", flat=True).first()
     if number is None:
         return None
+    if change > 0 and number < len(game.autopilot) and game.autopilot[number]:
+        _seat_handed_back(game.pk, number)
     state = state_of(game)
     fresh = Game.objects.select_related("table").get(pk=game.pk)
     _send_views_on_commit(fresh, state_of(fresh) if fresh.seq != game.seq else state)
     return int(number)
+
+
+def _seat_handed_back(game_id: int, seat: int) -> None:
+    """A socket of the person of `seat` came while the autopilot played his seat: he is at the table again,
+    so the seat is his, as his own move would make it (his timeouts' count starts again). The autopilot
+    stands in for an absent player; a player who arrives late (a server slow to let his socket in, issue
+    36) must not find it answering before him, every move of his refused as stale. A bot move of the
+    autopilot on its way plays nothing (`games.services.actions._apply_bot_action`)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id, status=GameStatus.PLAYING).first()
+        if game is None or seat >= len(game.autopilot) or not game.autopilot[seat]:
+            return
+        game.autopilot = [False if index == seat else flag for index, flag in enumerate(game.autopilot)]
+        game.timeouts = [0 if index == seat else count for index, count in enumerate(game.timeouts)]
+        game.save(update_fields=["autopilot", "timeouts"])
+    kept.forget(game_id)
 
 
 def _send_views_on_commit(game: Game, state: State) -> None:
