@@ -226,6 +226,7 @@ class GameConsumer(LiveConsumer):
                 break
             if lag.deliver_now(game_id=self.game_id, seq=message["seq"], seat=self.seat, since=since):
                 break
+            services.seat_arrived(game_id=self.game_id, seat=self.seat)
         return message
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -260,6 +261,8 @@ class GameConsumer(LiveConsumer):
         # turn timer has played its version meanwhile (games.lag; the timer's move sends the next view).
         if self.seat is not None and self.seat in waiting:
             if not await lag.deliver(game_id=self.game_id, seq=seq, seat=self.seat, since=event.get("since")):
+                # His turn was played while he was being shown it: he is here, the autopilot is not his.
+                await _game_writer(services.seat_arrived)(game_id=self.game_id, seat=self.seat)
                 return
         await self.send(text_data=text)
 

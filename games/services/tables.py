@@ -397,7 +397,7 @@ def seat_connected(*, game: Game, user: User, change: int) -> int | None:
     number = seats.values_list("number", flat=True).first()
     if number is None:
         return None
-    if change > 0 and number < len(game.autopilot) and game.autopilot[number]:
+    if change > 0:
         _seat_handed_back(game.pk, number)
     state = state_of(game)
     fresh = Game.objects.select_related("table").get(pk=game.pk)
@@ -405,20 +405,31 @@ def seat_connected(*, game: Game, user: User, change: int) -> int | None:
     return int(number)
 
 
-def _seat_handed_back(game_id: int, seat: int) -> None:
+def _seat_handed_back(game_id: int, seat: int) -> bool:
     """A socket of the person of `seat` came while the autopilot played his seat: he is at the table again,
-    so the seat is his, as his own move would make it (his timeouts' count starts again). The autopilot
-    stands in for an absent player; a player who arrives late (a server slow to let his socket in, issue
-    36) must not find it answering before him, every move of his refused as stale. A bot move of the
+    so the seat is his, as his own move would make it (his timeouts' count starts again); whether it was the
+    autopilot's. The autopilot stands in for an absent player; a player who arrives late (a server slow to
+    let his socket in, issue 36) must not find it answering before him, every move of his refused as stale.
+    Read under the row lock, so that a timer that turned it on just before is seen. A bot move of the
     autopilot on its way plays nothing (`games.services.actions._apply_bot_action`)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id, status=GameStatus.PLAYING).first()
         if game is None or seat >= len(game.autopilot) or not game.autopilot[seat]:
-            return
+            return False
         game.autopilot = [False if index == seat else flag for index, flag in enumerate(game.autopilot)]
         game.timeouts = [0 if index == seat else count for index, count in enumerate(game.timeouts)]
         game.save(update_fields=["autopilot", "timeouts"])
     kept.forget(game_id)
+    return True
+
+
+def seat_arrived(*, game_id: int, seat: int) -> None:
+    """A socket at `seat` was about to show its player a turn that the timer played meanwhile (games.lag: the
+    server let him in, or showed him the turn, a whole turn late): if that timeout gave his seat to the
+    autopilot, he takes it back (`_seat_handed_back`), and every socket of the game is told."""
+    if _seat_handed_back(game_id, seat):
+        game = Game.objects.select_related("table").get(pk=game_id)
+        _send_views_on_commit(game, state_of(game))
 
 
 def _send_views_on_commit(game: Game, state: State) -> None:

@@ -115,6 +115,7 @@ def test_a_player_shown_his_turn_on_time_who_idles_loses_it_at_the_deadline(
     assert game.seq == 1 and ActionLog.objects.get(game=game, seq=0).by_timer
 
 
+@pytest.mark.django_db(transaction=True)
 def test_an_absent_player_times_out_and_a_view_of_the_version_played_is_not_sent(
     clock: ControlledClock, broker: Broker, committed: Any
 ) -> None:
@@ -216,3 +217,26 @@ def test_the_event_carries_when_the_version_began_and_no_reader_sees_it(committe
     consumer, sent = _consumer(game, waited)
     async_to_sync(consumer.game_view)(event)
     assert sent and "since" not in sent[0] and "sent" not in sent[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_whose_turn_the_timer_played_as_he_was_shown_it_takes_his_seat_back_from_the_autopilot(
+    clock: ControlledClock, broker: Broker, committed: Any
+) -> None:
+    # A socket let in a whole turn late: its player's third turn in a row timed out (the autopilot now plays
+    # his seat) while the view of that turn was on its way to him. He is there: the seat is his again.
+    game = _turn_game(committed)
+    while True:
+        waited = waiting_seats(state_of(game))[0]
+        on_its_way = game_event(game=game, seats=game_seats(game), state=state_of(game), result=None)
+        clock.advance(30)
+        game = _timer(game, committed, seq=game.seq)
+        if game.autopilot[waited]:
+            break
+    assert game.status == GameStatus.PLAYING
+    consumer, sent = _consumer(game, waited)
+    with committed():
+        async_to_sync(consumer.game_view)(on_its_way)
+    assert sent == []  # that turn is gone
+    game.refresh_from_db()
+    assert game.autopilot[waited] is False and game.timeouts[waited] == 0
