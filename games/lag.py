@@ -11,14 +11,15 @@ late delivery of a version to a seat is the one that counts and a later one (ano
 writes nothing. Below that nothing is written, so a server that keeps up pays nothing for this. The note is
 written before the view is sent, so a timer that finds no note fires before the player could see the view.
 
-When the game's turn timer (or a clock's fall) comes due, `games.services.game_timeout` calls `settle` for
+When the game's turn timer (or a clock's fall) comes due, `games.services.game_timeout` calls `take` for
 the seats it waits for, under the game's lock: the noted deliveries are taken (marked `TAKEN`, so that no
 later delivery of the version notes again and no later timer credits again); a per-move turn then runs to
 the latest delivery plus the turn's length (a clock game gives each running clock the time from `since` to
-its delivery back), its timer is scheduled again and nothing is played. With nothing noted, each seat's key
-is closed (`CLOSED`), also by an atomic add, and the timer plays: a view of that version that was still on
-its way is then not sent (`deliver` says so), since it is stale and the timer's move sends the next one. A
-note that slips in between is credited as above.
+its delivery back), its timer is scheduled again and nothing is played. With nothing noted, when the timer
+is to play, `close` closes each seat's key (`CLOSED`), also by an atomic add: a view of that version still on
+its way is then not sent (`deliver` says so), since it is stale and the timer's move sends the next one (the
+consumer then gives the seat back from the autopilot, `games.services.seat_arrived`). A note that slips in
+between is credited as above.
 
 Bounds: a delivery counts at most `CREDIT_MAX_MS` after `since`, and once a version and seat; a seat that
 never has a view delivered (no socket) gets nothing, so a genuinely absent player still times out. A
