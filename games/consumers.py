@@ -257,14 +257,20 @@ class GameConsumer(LiveConsumer):
                     del _ENCODED[next(iter(_ENCODED))]
                 _ENCODED[key] = encoded
         text, seq, waiting = encoded
-        # A view that waits for this socket's player, late: noted before it is sent, not sent at all if the
-        # turn timer has played its version meanwhile (games.lag; the timer's move sends the next view).
-        if self.seat is not None and self.seat in waiting:
-            if not await lag.deliver(game_id=self.game_id, seq=seq, seat=self.seat, since=event.get("since")):
-                # His turn was played while he was being shown it: he is here, the autopilot is not his.
-                await _game_writer(services.seat_arrived)(game_id=self.game_id, seat=self.seat)
-                return
-        await self.send(text_data=text)
+        if await self._may_show(event, seq, waiting):
+            await self.send(text_data=text)
+
+    async def _may_show(self, event: dict[str, Any], seq: int, waiting: tuple[int, ...]) -> bool:
+        """Whether this socket may send its view of `event` (version `seq`, waiting for `waiting`): a view that
+        waits for its player, late, is noted before it is sent, and not sent at all if the turn timer has
+        played its version meanwhile (games.lag; the timer's move sends the next view)."""
+        if self.seat is None or self.seat not in waiting:
+            return True
+        if await lag.deliver(game_id=self.game_id, seq=int(seq), seat=self.seat, since=event.get("since")):
+            return True
+        # His turn was played while he was being shown it: he is here, the autopilot is not his.
+        await _game_writer(services.seat_arrived)(game_id=self.game_id, seat=self.seat)
+        return False
 
     async def game_rematch(self, event: dict[str, Any]) -> None:
         # The same for every reader: seats, a status and the new game's URL (games.aftermath).
