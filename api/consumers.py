@@ -45,9 +45,10 @@ class BotGameConsumer(GameConsumer):
 
     async def game_view(self, event: dict[str, Any]) -> None:
         message = self._message_of(event)
+        if not await self._may_show(event, message["seq"], tuple(message.get("waiting") or ())):
+            return
         history = await database_call(self._public_history)(int(message["seq"]))
         await self.send_json({**message, **history})
-        await self._note_lag(event, message["seq"], tuple(message.get("waiting") or ()))
 
     def _public_history(self, seq: int) -> dict[str, Any]:
         record = Game.objects.values_list("record", flat=True).get(pk=self.game_id)

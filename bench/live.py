@@ -17,8 +17,10 @@ sending it to receiving the view of the next version; think time is not part of 
 By default two Daphne processes serve the games (a game's two seats on one of them, as behind a balancer
 that keeps a game's players together) and one Celery worker of two processes takes the games and bots
 queues. Besides the figures the table shows the CPU time the servers, the workers and the clients spent
-per action, and the machine's load average before and after: on a shared machine the latencies say as
-much about the neighbours as about the site.
+per action, the moves the turn timer played (the clients answer within 1.5 s, so each is a turn that ran
+out before its player was connected or shown it; how many were a game's first turn), and the machine's load
+average before and after: on a shared machine the latencies say as much about the neighbours as about the
+site.
 
     python bench/live.py                      # 100 games
     python bench/live.py --quick              # 10 games
@@ -239,6 +241,16 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+def timer_moves_played() -> tuple[int, int]:
+    """The moves the turn timer played in the run (the bench's database is fresh), and how many of them were
+    a game's first turn: the players' clients answer within 1.5 s, so each is a turn that ran out while a
+    player was not yet connected or not yet shown it (games.lag)."""
+    from games.models import ActionLog
+
+    timed = ActionLog.objects.filter(by_timer=True)
+    return timed.count(), timed.filter(seq=0).count()
+
+
 def start_daphne(stack: contextlib.ExitStack, environment: dict[str, str]) -> tuple[str, Any]:
     """A Daphne process on a free port: its ws:// URL and its RunningProcess."""
     from durak_site.management.commands.run_site import daphne_command
@@ -326,6 +338,9 @@ def main() -> None:
     rows.append(["cpu_ms_per_action_workers", round(sum(worker_cpu) * per_action, 2)])
     rows.append(["cpu_ms_per_action_clients", round(client_cpu * per_action, 2)])
     rows.append(["server_tracebacks", tracebacks])
+    timer_moves, first_turns = timer_moves_played()
+    rows.append(["timer_moves", timer_moves])
+    rows.append(["timer_moves_first_turn", first_turns])
     print_table(["figure", "value"], rows)
     if tally.latencies_ms and tally.first_action_at is not None:
         print(f"\nlatency by {WINDOW_S} s of play (from the first action sent to the view answering it):")

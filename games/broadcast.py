@@ -123,13 +123,15 @@ def game_event(*, game: Game, seats: Sequence[Seat], state: State, result: Resul
     readers = [{key: value for key, value in view.items() if common.get(key, _NONE) is not value} for view in views]
     # The log's entries, the bulk of the event, as one blob: the channel layer unpacks the event once for
     # each socket, the blob is unpacked once a version in each process (selectors.message_in_language).
-    # `sent`: when it went out, for the consumers to credit a view that reached its player late (games.lag);
-    # no reader receives it.
+    # `sent`: when it went out (each process's encoded views are kept by it); `since`: when the game began to
+    # wait at this version, for the consumers to note a view that reached its player late (games.lag). No
+    # reader receives either.
     return {
         "type": "game.view",
         "common": {**common, "log_entries": orjson.dumps(common["log_entries"])},
         "readers": readers,
         "sent": lag.sent_at(),
+        "since": lag.turn_since(game),
     }
 
 

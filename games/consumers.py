@@ -218,7 +218,16 @@ class GameConsumer(LiveConsumer):
         await self.send_json(message)
 
     def _current_view(self) -> dict[str, Any]:
-        return selectors.game_view_of_seat(game_id=self.game_id, seat=self.seat, language=self.language)
+        """The view as the game stands, a late one noted as the group's are (games.lag); read again if the
+        turn timer played its version between the read and the note."""
+        for _attempt in range(2):
+            message, since = selectors.game_view_and_since(game_id=self.game_id, seat=self.seat, language=self.language)
+            if self.seat is None or self.seat not in (message.get("waiting") or ()):
+                break
+            if lag.deliver_now(game_id=self.game_id, seq=message["seq"], seat=self.seat, since=since):
+                break
+            services.seat_arrived(game_id=self.game_id, seat=self.seat)
+        return message
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections before every message it dispatches: a hop to its one
@@ -248,14 +257,20 @@ class GameConsumer(LiveConsumer):
                     del _ENCODED[next(iter(_ENCODED))]
                 _ENCODED[key] = encoded
         text, seq, waiting = encoded
-        await self.send(text_data=text)
-        await self._note_lag(event, seq, waiting)
+        if await self._may_show(event, seq, waiting):
+            await self.send(text_data=text)
 
-    async def _note_lag(self, event: dict[str, Any], seq: int, waiting: tuple[int, ...]) -> None:
-        """A view that waits for this socket's player and reached him late: the lag is his (games.lag)."""
+    async def _may_show(self, event: dict[str, Any], seq: int, waiting: tuple[int, ...]) -> bool:
+        """Whether this socket may send its view of `event` (version `seq`, waiting for `waiting`): a view that
+        waits for its player, late, is noted before it is sent, and not sent at all if the turn timer has
+        played its version meanwhile (games.lag; the timer's move sends the next view)."""
         if self.seat is None or self.seat not in waiting:
-            return
-        await lag.note(game_id=self.game_id, seq=int(seq), seat=self.seat, delay_ms=lag.late_ms(event))
+            return True
+        if await lag.deliver(game_id=self.game_id, seq=int(seq), seat=self.seat, since=event.get("since")):
+            return True
+        # His turn was played while he was being shown it: he is here, the autopilot is not his.
+        await _game_writer(services.seat_arrived)(game_id=self.game_id, seat=self.seat)
+        return False
 
     async def game_rematch(self, event: dict[str, Any]) -> None:
         # The same for every reader: seats, a status and the new game's URL (games.aftermath).

@@ -1,72 +1,136 @@
 """The server's lag, credited to the player it kept waiting (issue 36): a turn timer never fires against a
-player because the server was slow to show him his turn.
+player because the server was slow to show him his turn. The view's delivery starts his turn.
 
-Each game event carries the moment it was sent (`games.broadcast.game_event`, a field no reader receives).
-When a seated player's socket hands him a view in which the game waits for him, the consumer measures how
-long after that moment the view went out; from `CREDIT_FROM_MS` on it notes the delay in the shared cache
-(Django's: Redis when the site has one, so every server process and worker sees it), keyed by game,
-version and seat. Below that nothing is written, so a server that keeps up pays nothing for this.
+Each game event carries the moment the game began to wait at its version (`since`: a per-move timer's
+deadline less the turn's length, a clock game's `clock_since`; `turn_since`), and so does a view sent on
+request (a socket's first view, a resync, the answer to a stale move). When a seated player's socket is about
+to hand him a view in which the game waits for him, the consumer asks `deliver`: from `CREDIT_FROM_MS` after
+that moment on, the delivery's moment is noted in the shared cache (Django's: Redis when the site has one, so
+every server process and worker sees it), keyed by game, version and seat, with an atomic add, so the first
+late delivery of a version to a seat is the one that counts and a later one (another socket, a reconnection)
+writes nothing. Below that nothing is written, so a server that keeps up pays nothing for this. The note is
+written before the view is sent, so a timer that finds no note fires before the player could see the view.
 
-When the game's turn timer (or a clock's fall) comes due, `games.services.game_timeout` takes the credits
-of the seats it waited for at that version: the longest is added to the deadline (to the running clocks of
-a clock game), the timer is scheduled again and nothing is played. A credit is taken once.
+When the game's turn timer (or a clock's fall) comes due, `games.services.game_timeout` calls `take` for
+the seats it waits for, under the game's lock: the noted deliveries are taken (marked `TAKEN`, so that no
+later delivery of the version notes again and no later timer credits again); a per-move turn then runs to
+the latest delivery plus the turn's length (a clock game gives each running clock the time from `since` to
+its delivery back), its timer is scheduled again and nothing is played. With nothing noted, when the timer
+is to play, `close` closes each seat's key (`CLOSED`), also by an atomic add: a view of that version still on
+its way is then not sent (`deliver` says so), since it is stale and the timer's move sends the next one (the
+consumer then gives the seat back from the autopilot, `games.services.seat_arrived`). A note that slips in
+between is credited as above.
 
-What is not covered: a view still undelivered when the timer fires (the server more than a whole turn
-behind) is not known to be late yet, and a player's own slow network is his, as on any site.
+Bounds: a delivery counts at most `CREDIT_MAX_MS` after `since`, and once a version and seat; a seat that
+never has a view delivered (no socket) gets nothing, so a genuinely absent player still times out. A
+player's own slow network is his, as on any site.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterable, Mapping
+import datetime
+from collections.abc import Iterable
 from typing import Any
 
 from django.core.cache import cache
+from django.utils import timezone
 
-# A view that reaches its socket this much after the change is credited; below it the lag is the
+# A view that reaches its socket this much after its version began is noted; below it the lag is the
 # ordinary cost of a move (a few milliseconds) and nothing is written.
 CREDIT_FROM_MS = 250
-# No credit is longer than this: a server that far behind is failing, and the game must still end.
+# No delivery counts later than this after its version began: a server that far behind is failing, and the
+# game must still end.
 CREDIT_MAX_MS = 60_000
-# How long a noted credit waits to be taken (longer than any turn).
+# How long a note is kept (longer than any turn).
 KEPT_S = 2 * 60 * 60
+# A note's value: the moment (seconds since the epoch) of the version's first late delivery to the seat;
+# these two mark a note credited, and a version the timer played with nothing noted.
+TAKEN = 0.0
+CLOSED = -1.0
 
 
 def sent_at() -> float:
     """The moment a game event is sent (seconds since the epoch, as every process on the machines reads it)."""
-    return time.time()
+    return timezone.now().timestamp()
 
 
-def late_ms(event: Mapping[str, Any]) -> int:
-    """How many milliseconds after its sending a game event's view is handed to its socket (0: unknown)."""
-    sent = event.get("sent")
-    if not isinstance(sent, (int, float)):
-        return 0
-    return max(0, int((time.time() - sent) * 1000))
+def turn_since(game: Any) -> float | None:
+    """The moment (seconds since the epoch) the game began to wait at its version: a clock game's
+    `clock_since`, else the per-move deadline less the turn's length (later by any credit given); None when
+    no timer runs."""
+    if game.clock_ms:
+        return game.clock_since.timestamp() if game.clock_since is not None else None
+    if game.deadline is None:
+        return None
+    seconds = getattr(game, "turn_seconds_of_table", None)
+    if seconds is None:
+        seconds = game.table.turn_seconds
+    return (game.deadline - datetime.timedelta(seconds=int(seconds))).timestamp()
 
 
 def _key(game_id: int, seq: int, seat: int) -> str:
     return f"game-lag:{game_id}:{seq}:{seat}"
 
 
-async def note(*, game_id: int, seq: int, seat: int, delay_ms: int) -> None:
-    """A view of version `seq` on which the game waits for `seat` reached his socket `delay_ms` late; kept
-    if it is long enough to be credited (the longest of his sockets' delays)."""
-    if delay_ms < CREDIT_FROM_MS:
-        return
+def _late_moment(since: float | None) -> float | None:
+    """The moment to note for a view delivered now of a version that began at `since`; None: on time."""
+    if since is None:
+        return None
+    now = timezone.now().timestamp()
+    if (now - since) * 1000 < CREDIT_FROM_MS:
+        return None
+    return min(now, since + CREDIT_MAX_MS / 1000)
+
+
+async def deliver(*, game_id: int, seq: int, seat: int, since: float | None) -> bool:
+    """A view of version `seq` that waits for `seat` is about to be handed to his socket: a late one is
+    noted first. False when it must not be sent: the timer played that version without him."""
+    moment = _late_moment(since)
+    if moment is None:
+        return True
     key = _key(game_id, seq, seat)
-    kept = await cache.aget(key)
-    if kept is None or kept < delay_ms:
-        await cache.aset(key, min(delay_ms, CREDIT_MAX_MS), KEPT_S)
+    if await cache.aadd(key, moment, KEPT_S):
+        return True
+    return bool(await cache.aget(key) != CLOSED)
 
 
-def take(*, game_id: int, seq: int, seats: Iterable[int]) -> dict[int, int]:
-    """The credits noted for `seats` at version `seq`, by seat (the seats with none left out); taken, so
-    that a second timer of the same version finds none."""
+def deliver_now(*, game_id: int, seq: int, seat: int, since: float | None) -> bool:
+    """`deliver` for a synchronous caller (a view read on a database thread)."""
+    moment = _late_moment(since)
+    if moment is None:
+        return True
+    key = _key(game_id, seq, seat)
+    return bool(cache.add(key, moment, KEPT_S) or cache.get(key) != CLOSED)
+
+
+def take(*, game_id: int, seq: int, seats: Iterable[int]) -> dict[int, float]:
+    """The first late delivery's moment of each of `seats` at version `seq` that had one, by seat; taken
+    (marked `TAKEN`), so that no later delivery of the version notes again and no later timer credits it."""
     keys = {_key(game_id, seq, seat): seat for seat in seats}
     if not keys:
         return {}
-    found = cache.get_many(list(keys))
+    found = {key: value for key, value in cache.get_many(list(keys)).items() if _is_note(value)}
     if found:
-        cache.delete_many(list(found))
-    return {keys[key]: int(delay) for key, delay in found.items()}
+        cache.set_many(dict.fromkeys(found, TAKEN), KEPT_S)
+    return {keys[key]: float(value) for key, value in found.items()}
+
+
+def close(*, game_id: int, seq: int, seats: Iterable[int]) -> dict[int, float]:
+    """The timer is about to play version `seq` (the game locked, nothing noted): each seat's key is closed,
+    so that a view of the version still on its way is not sent. A delivery noted meanwhile wins: its moment
+    is returned as `take` returns it, and the keys closed here are opened again (the turn goes on)."""
+    closed, found = [], {}
+    for seat in seats:
+        key = _key(game_id, seq, seat)
+        if cache.add(key, CLOSED, KEPT_S):
+            closed.append(key)
+        elif _is_note(value := cache.get(key)):
+            found[seat] = float(value)
+            cache.set(key, TAKEN, KEPT_S)
+    if found:
+        cache.delete_many(closed)
+    return found
+
+
+def _is_note(value: Any) -> bool:
+    return isinstance(value, (int, float)) and value > 0

@@ -25,6 +25,7 @@ from games.aftermath import result_extras
 from games.cache import VersionedCache
 from games.clocks import Clocks, clock_text
 from games.engine import Rules, State, deal, public_view, redeal_allowed, seat_view
+from games import lag
 from games.engine.deal import deck_text
 from games.logtext import log_lines
 from games.models import Game, GameStatus, Result, Seat, Table, TableStatus
@@ -373,9 +374,14 @@ def game_log_shown(*, game: Game, user: User | None) -> bool:
 
 def game_view_of_seat(*, game_id: int, seat: int | None, language: str) -> dict[str, Any]:
     """The game.view message of a socket that has its seat (None: a spectator's), as the game stands."""
+    return game_view_and_since(game_id=game_id, seat=seat, language=language)[0]
+
+
+def game_view_and_since(*, game_id: int, seat: int | None, language: str) -> tuple[dict[str, Any], float | None]:
+    """`game_view_of_seat`, and the moment the game began to wait at its version (games.lag.turn_since)."""
     game = Game.objects.select_related("table").get(pk=game_id)
     payload = view_payload(game=game, seats=game_seats(game), state=state_of(game), seat=seat, result=game_result(game))
-    return message_in_language(payload, language)
+    return message_in_language(payload, language), lag.turn_since(game)
 
 
 def game_log_lines(*, game: Game, language: str) -> list[dict[str, Any]]:

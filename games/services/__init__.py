@@ -30,7 +30,7 @@ from games.services.finishing import game_finalise, game_finalised, games_reveal
 from games.services.sql import _locked_game
 from games.services.tables import (
     MAX_TURN_SECONDS, MIN_TURN_SECONDS, bot_account_for, clock_check, game_start, game_start_reserved,
-    seat_connected, seat_connected_to, table_add_bot, table_create, table_fill_bots, table_join, table_leave,
+    seat_arrived, seat_connected, seat_connected_to, table_add_bot, table_create, table_fill_bots, table_join, table_leave,
     table_options_check, table_password_ok, table_remove_seat_bot,
 )
 
@@ -39,7 +39,7 @@ __all__ = [
     "TIMEOUTS_BEFORE_AUTOPILOT", "GameActionError", "GameChange", "_check_playing", "_clock_after_move",
     "_lobby_changed", "_locked_game", "bot_account_for", "bot_countdown", "clock_check", "error_message",
     "game_bot_move", "game_change", "game_finalise", "game_finalised", "game_redeal", "game_start",
-    "game_start_reserved", "game_submit_action", "games_reveal", "game_surrender", "game_timeout", "lobby_batch", "seat_connected",
+    "game_start_reserved", "game_submit_action", "games_reveal", "game_surrender", "game_timeout", "lobby_batch", "seat_arrived", "seat_connected",
     "seat_connected_to", "send_lobby", "table_add_bot", "table_create", "table_fill_bots", "table_join",
     "table_leave", "table_options_check", "table_password_ok", "table_remove_seat_bot",
 ]  # fmt: skip

@@ -38,7 +38,7 @@ from games.services.changes import (
     _record_action, _seat_of, bots_to_answer, game_change,
 )
 from games.services.errors import GameActionError
-from games.services.sql import _write_if_unchanged
+from games.services.sql import _turn_seconds, _write_if_unchanged
 from games.services.tables import _new_deal
 from games.snapshots import deal_actions, dealt_state, remember, state_of
 from games.turns import default_action, optional_seats, waiting_seats
@@ -157,9 +157,11 @@ def game_timeout(*, game_id: int, seq: int) -> Game | None:
             if game is not None and game.status == GameStatus.PLAYING and seq < game.seq:
                 _timer_of_current_version(game)
             return None
-        credits = lag.take(game_id=game_id, seq=seq, seats=_clocked_seats(change))
-        if credits:
-            _credit_lag(change, credits)
+        seats = _clocked_seats(change)
+        delivered = lag.take(game_id=game_id, seq=seq, seats=seats)
+        if not delivered and _timer_plays(change):
+            delivered = lag.close(game_id=game_id, seq=seq, seats=seats)
+        if delivered and _credit_lag(change, delivered):
             return None
         if change.game.clock_ms:
             return _clock_timer_fired(change)
@@ -174,21 +176,40 @@ def _clocked_seats(change: GameChange) -> list[int]:
     return waiting_seats(state_of(change.game))
 
 
-def _credit_lag(change: GameChange, credits: dict[int, int]) -> None:
-    """The server kept the seats of `credits` waiting for their view this long (ms, games.lag): the turn is
-    longer by the longest delay (in a clock game each running clock gets its own delay back), the views say
-    the new deadline and its timer is scheduled."""
+def _timer_plays(change: GameChange) -> bool:
+    """Whether the timer, with no lag to credit, plays now: always at a per-move timer's version; in a clock
+    game only when a running clock is out (a timer before the fall schedules the fall's)."""
+    return not change.game.clock_ms or _clock_fallen(change.game) is not None
+
+
+def _credit_lag(change: GameChange, delivered: dict[int, float]) -> bool:
+    """The server showed the seats of `delivered` their turn late, at these moments (games.lag): a per-move
+    turn runs to the latest delivery plus the turn's length, a clock game gives each running clock the time
+    from `clock_since` to its delivery back; the views say the new deadline and its timer is scheduled.
+    False (nothing changed) when that gives no time: the deadline was already that late."""
     game = change.game
     if game.clock_ms:
+        assert game.clock_since is not None
+        since = game.clock_since.timestamp()
+        credits = {seat: int((moment - since) * 1000) for seat, moment in delivered.items() if moment > since}
+        if not credits:
+            return False
         _clock_credit(game, credits)
         change.fields = ("deadline", "timer_at", *CLOCK_FIELDS)
     else:
         assert game.deadline is not None
-        game.deadline += datetime.timedelta(milliseconds=max(credits.values()))
+        owed = datetime.datetime.fromtimestamp(max(delivered.values()), tz=datetime.UTC) + datetime.timedelta(
+            seconds=_turn_seconds(game)
+        )
+        if owed <= game.deadline:
+            return False
+        credits = {seat: int((owed - game.deadline).total_seconds() * 1000) for seat in delivered}
+        game.deadline = owed
         change.fields = ("deadline", "timer_at")
     game.timer_at = None
-    logger.info("game %s version %s: the server's lag credited %s", game.pk, game.seq, credits)
+    logger.info("game %s version %s: the server's lag credited %s ms", game.pk, game.seq, credits)
     change.replay()  # nothing is played: the state is the views' to send
+    return True
 
 
 def _play_defaults(change: GameChange) -> None:
@@ -272,6 +293,9 @@ def _apply_bot_action(*, game_id: int, seq: int, seat: int, action: Action, by_a
     with game_change(game_id) as change:
         if change.late(seq):
             return None
+        autopilot = change.game.autopilot
+        if by_autopilot and not (seat < len(autopilot) and autopilot[seat]):
+            return None  # he came back while it thought (games.services.tables._seat_handed_back)
         if change.clock_fell():
             return change.game
         state = change.replay()

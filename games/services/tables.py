@@ -27,7 +27,7 @@ from games.broadcast import send_game
 from games.clocks import MAX_BASE_SECONDS, MAX_INCREMENT_SECONDS, MIN_BASE_SECONDS
 from games.engine import Record, Rules, State, deal
 from games.engine.deal import Deal
-from games.models import BotPace, Game, Seat, Table, TableStatus
+from games.models import BotPace, Game, GameStatus, Seat, Table, TableStatus
 from games.selectors import game_result, game_seats
 from games.services import kept
 from games.services.changes import _after_commit, _clock_start, _lobby_changed
@@ -397,10 +397,39 @@ def seat_connected(*, game: Game, user: User, change: int) -> int | None:
     number = seats.values_list("number", flat=True).first()
     if number is None:
         return None
+    if change > 0:
+        _seat_handed_back(game.pk, number)
     state = state_of(game)
     fresh = Game.objects.select_related("table").get(pk=game.pk)
     _send_views_on_commit(fresh, state_of(fresh) if fresh.seq != game.seq else state)
     return int(number)
+
+
+def _seat_handed_back(game_id: int, seat: int) -> bool:
+    """A socket of the person of `seat` came while the autopilot played his seat: he is at the table again,
+    so the seat is his, as his own move would make it (his timeouts' count starts again); whether it was the
+    autopilot's. The autopilot stands in for an absent player; a player who arrives late (a server slow to
+    let his socket in, issue 36) must not find it answering before him, every move of his refused as stale.
+    Read under the row lock, so that a timer that turned it on just before is seen. A bot move of the
+    autopilot on its way plays nothing (`games.services.actions._apply_bot_action`)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id, status=GameStatus.PLAYING).first()
+        if game is None or seat >= len(game.autopilot) or not game.autopilot[seat]:
+            return False
+        game.autopilot = [False if index == seat else flag for index, flag in enumerate(game.autopilot)]
+        game.timeouts = [0 if index == seat else count for index, count in enumerate(game.timeouts)]
+        game.save(update_fields=["autopilot", "timeouts"])
+    kept.forget(game_id)
+    return True
+
+
+def seat_arrived(*, game_id: int, seat: int) -> None:
+    """A socket at `seat` was about to show its player a turn that the timer played meanwhile (games.lag: the
+    server let him in, or showed him the turn, a whole turn late): if that timeout gave his seat to the
+    autopilot, he takes it back (`_seat_handed_back`), and every socket of the game is told."""
+    if _seat_handed_back(game_id, seat):
+        game = Game.objects.select_related("table").get(pk=game_id)
+        _send_views_on_commit(game, state_of(game))
 
 
 def _send_views_on_commit(game: Game, state: State) -> None:

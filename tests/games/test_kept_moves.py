@@ -154,7 +154,10 @@ def test_a_write_that_keeps_the_version_also_makes_the_kept_move_fall_back(kept_
 
     def credit() -> None:
         with changes.game_change(game.pk) as change:
-            actions._credit_lag(change, {seat: 30_000})
+            since = change.game.clock_since
+            assert since is not None
+            # His view was delivered 30 s after his turn began: his clock gets those 30 s back.
+            assert actions._credit_lag(change, {seat: since.timestamp() + 30})
 
     _as_if_elsewhere(game, credit)
     moved = services.game_submit_action(game_id=game.pk, user=_user(game, seat), action=action, seq=game.seq)

@@ -330,6 +330,43 @@ def test_the_timer_plays_the_default_move_and_three_timeouts_bring_the_autopilot
         assert game.autopilot[leader] is False and game.timeouts[leader] == 0
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_player_whose_socket_comes_takes_his_seat_back_from_the_autopilot(
+    no_tasks: list[tuple[str, tuple[object, ...]]],
+) -> None:
+    # Issue 36: a player let in late by a slow server (the first turns timed out before his socket was
+    # counted) must not find the autopilot answering every view before him, each of his moves refused as stale.
+    from games.services.actions import _apply_bot_action
+    from games.turns import default_action
+
+    anna, boris = person(), person()
+    heads_up = table(anna)
+    services.table_join(table=heads_up, user=anna)
+    services.table_join(table=heads_up, user=boris)
+    game = latest_game(heads_up)
+    while not any(game.autopilot):
+        services.game_timeout(game_id=game.pk, seq=game.seq)
+        game.refresh_from_db()
+    seat = game.autopilot.index(True)
+    while seat not in waiting_seats(state_of(game)):
+        services.game_submit_action(game_id=game.pk, user=[anna, boris][1 - seat],
+                                    action=_first_legal(game, 1 - seat), seq=game.seq)  # fmt: skip
+        game.refresh_from_db()
+    assert game.status == GameStatus.PLAYING and game.autopilot[seat]
+    autopilot_move = default_action(state_of(game), seat)  # the autopilot thinks about its move meanwhile
+
+    assert services.seat_connected(game=game, user=[anna, boris][seat], change=+1) == seat
+    game.refresh_from_db()
+    assert game.autopilot[seat] is False and game.timeouts[seat] == 0
+    # The autopilot's move that was on its way plays nothing: the turn is his.
+    assert _apply_bot_action(game_id=game.pk, seq=game.seq, seat=seat, action=autopilot_move, by_autopilot=True) is None
+    assert Game.objects.get(pk=game.pk).seq == game.seq
+    # A socket that goes, or one of a seat the autopilot does not play, changes nothing of the kind.
+    services.seat_connected(game=game, user=[anna, boris][seat], change=-1)
+    game.refresh_from_db()
+    assert game.autopilot == [False, False]
+
+
 def _name(card: int) -> str:
     from games.engine.cards import card_name
 
