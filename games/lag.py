@@ -35,6 +35,8 @@ from typing import Any
 from django.core.cache import cache
 from django.utils import timezone
 
+from games.turns import turn_seconds
+
 # A view that reaches its socket this much after its version began is noted; below it the lag is the
 # ordinary cost of a move (a few milliseconds) and nothing is written.
 CREDIT_FROM_MS = 250
@@ -62,10 +64,7 @@ def turn_since(game: Any) -> float | None:
         return game.clock_since.timestamp() if game.clock_since is not None else None
     if game.deadline is None:
         return None
-    seconds = getattr(game, "turn_seconds_of_table", None)
-    if seconds is None:
-        seconds = game.table.turn_seconds
-    return (game.deadline - datetime.timedelta(seconds=int(seconds))).timestamp()
+    return (game.deadline - datetime.timedelta(seconds=turn_seconds(game))).timestamp()
 
 
 def _key(game_id: int, seq: int, seat: int) -> str:

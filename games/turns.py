@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from games.engine import Action, State, is_legal, legal_actions
 from games.engine.acting import PROMPTED, WAITED, who_acts
 from games.engine.actions import ATTACK, GIVE, PASS, TAKE
+
+if TYPE_CHECKING:
+    from games.models import Game
+
+
+def turn_seconds(game: Game) -> int:
+    """A per-move game's turn length: its table's, as the locked read gave it with the row
+    (`turn_seconds_of_table`, games.services.sql), else read from the table."""
+    seconds = getattr(game, "turn_seconds_of_table", None)
+    return int(seconds) if seconds is not None else game.table.turn_seconds
 
 
 def waiting_seats(state: State) -> list[int]:

@@ -38,10 +38,10 @@ from games.services.changes import (
     _record_action, _seat_of, bots_to_answer, game_change,
 )
 from games.services.errors import GameActionError
-from games.services.sql import _turn_seconds, _write_if_unchanged
+from games.services.sql import _write_if_unchanged
 from games.services.tables import _new_deal
 from games.snapshots import deal_actions, dealt_state, remember, state_of
-from games.turns import default_action, optional_seats, waiting_seats
+from games.turns import default_action, optional_seats, turn_seconds, waiting_seats
 
 logger = logging.getLogger(__name__)
 
@@ -199,7 +199,7 @@ def _credit_lag(change: GameChange, delivered: dict[int, float]) -> bool:
     else:
         assert game.deadline is not None
         owed = datetime.datetime.fromtimestamp(max(delivered.values()), tz=datetime.UTC) + datetime.timedelta(
-            seconds=_turn_seconds(game)
+            seconds=turn_seconds(game)
         )
         if owed <= game.deadline:
             return False

@@ -31,9 +31,9 @@ from games.models import ActionLog, BotPace, Game, GameStatus, Seat, Table, Tabl
 from games.selectors import game_seats
 from games.services import kept
 from games.services.errors import GameActionError
-from games.services.sql import _bot_pace, _locked_game, _locked_game_or_none, _turn_seconds, _write_game
+from games.services.sql import _bot_pace, _locked_game, _locked_game_or_none, _write_game
 from games.snapshots import remember, state_of
-from games.turns import optional_seats, waiting_seats
+from games.turns import optional_seats, turn_seconds, waiting_seats
 
 # --- the lobby ------------------------------------------------------------------------------------
 
@@ -201,7 +201,7 @@ def _record_action(
         game.finished = now
         game.deadline = None
     else:
-        game.deadline = now + datetime.timedelta(seconds=_turn_seconds(game))
+        game.deadline = now + datetime.timedelta(seconds=turn_seconds(game))
     if game.clock_ms:  # a surrender (or a fall) and a redeal earn no increment
         _clock_after_move(game, mover=None if action.kind in (SURRENDER, REDEAL) else seat,
                           running=waiting_seats(state), now=now)  # fmt: skip

@@ -142,11 +142,6 @@ def _bot_pace(game: Game) -> str:
     return str(pace) if pace is not None else str(game.table.bot_pace)
 
 
-def _turn_seconds(game: Game) -> int:
-    seconds = getattr(game, "turn_seconds_of_table", None)
-    return int(seconds) if seconds is not None else game.table.turn_seconds
-
-
 # What a change of a game being played writes of its row.
 GAME_CHANGED_FIELDS = (
     "record", "seq", "status", "finished", "deadline", "timer_at", "timeouts", "autopilot", "surrendered",

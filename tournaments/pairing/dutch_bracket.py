@@ -729,7 +729,7 @@ def _lexicographic(rows: _Rows, nodes: int, lead: int = 0, sequence: _ExchangeOr
         found, kept, positive, odd_sets, face = optimal_face_split(len(names), ends, weights, flat)
         if flat is not None and kinds is not None and orders is not None:
             kept_array = kept if isinstance(kept, array) else array("q", kept)
-            alive = weighted_native.gather_values(array("q", alive), kept_array)
+            alive = weighted_native.gather_values(alive if isinstance(alive, array) else array("q", alive), kept_array)
             kinds = weighted_native.gather_values(kinds, kept_array)
             orders = weighted_native.gather_values(orders, kept_array)
             flat = weighted_native.gather(flat, kept_array)
@@ -804,21 +804,20 @@ def _lowest_s1(
     keep = [[(a != b and a > 0 and b > 0) if 2 in (a, b) else not (a > 0 and b > 0) for b in range(3)] for a in range(3)]
     kept_ends: Sequence[Edge]
     kept_face: Sequence[int]
+    chosen: Sequence[int]
+    weights: Sequence[int] | weighted_native.Packed
     if isinstance(ends, weighted_native.FlatEnds) and isinstance(face, array) and isinstance(alive, array):
         kept = weighted_native.select(ends, classes, keep)
         kept_ends = weighted_native.FlatEnds(weighted_native.gather(ends.flat, kept))
-        kept_face = weighted_native.gather_values(face, kept)
-        found = max_weight_matching_split(len(names), kept_ends, weighted_native.Packed(kept_face, False))
-        if _face_total(kept_ends, kept_face, found) != _face_total(ends, face, mate):
-            return None
-        chosen: Sequence[int] = weighted_native.gather_values(alive, kept)
+        kept_face, chosen = weighted_native.gather_values(face, kept), weighted_native.gather_values(alive, kept)
+        weights = weighted_native.Packed(kept_face, False)
     else:
         listed = [k for k, (u, v) in enumerate(ends) if keep[classes[u]][classes[v]]]
-        kept_ends, kept_face = [ends[k] for k in listed], [face[k] for k in listed]
-        found = max_weight_matching_split(len(names), kept_ends, kept_face)
-        if _face_total(kept_ends, kept_face, found) != _face_total(ends, face, mate):
-            return None
-        chosen = [alive[k] for k in listed]
+        kept_ends, kept_face, chosen = [ends[k] for k in listed], [face[k] for k in listed], [alive[k] for k in listed]
+        weights = kept_face
+    found = max_weight_matching_split(len(names), kept_ends, weights)
+    if _face_total(kept_ends, kept_face, found) != _face_total(ends, face, mate):
+        return None
     return chosen, kept_ends, kept_face, [p or f for p, f in zip(positive, first)], found
 
 
