@@ -169,6 +169,14 @@ def send_game(
     _run(send)
 
 
+async def send_event(game_id: int, event: dict[str, Any]) -> None:
+    """A game event (`game_event`) sent to the game's group from the server's loop, after its commit: a move
+    made on the socket's loop (games.services.loop_moves)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(game_group(game_id), event)
+
+
 def send_to_group(group: str, event: dict[str, Any]) -> None:
     """Send one event to a group from synchronous code (a service's on-commit callback, a task), on the
     server's loop when the layer is in memory; other apps' live pages use it too."""

@@ -28,7 +28,7 @@ from durak_site.consumers import LiveConsumer
 from durak_site.db import database_call
 from games import broadcast, lag, rematch, selectors, services
 from games.broadcast import LOBBY_GROUP, game_group, remember_server_loop, view_in_event
-from games.services import GameActionError, error_message
+from games.services import GameActionError, error_message, loop_moves
 
 CLOSE_NO_GAME = 4404
 CLOSE_FORBIDDEN = 4403
@@ -176,6 +176,11 @@ class GameConsumer(LiveConsumer):
             if kind == "action":
                 if isinstance(seq, bool) or not isinstance(seq, int):
                     raise GameActionError("malformed", "an action needs its version 'seq'")
+                moved = await loop_moves.kept_move_on_loop(
+                    game_id=self.game_id, user=self.scope.get("user"), action=content.get("action"), seq=seq
+                )
+                if moved:
+                    return
                 await _write_then_send(
                     services.game_submit_action,
                     game_id=self.game_id, user=self.scope.get("user"), action=content.get("action"), seq=seq,

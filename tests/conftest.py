@@ -137,6 +137,17 @@ def fresh_channel_layer() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def no_loop_connection_outlives_its_test() -> Iterator[None]:
+    """The database connections a test's event loop opened for its kept moves (games.services.loop_moves)
+    are closed as it ends: the loop is gone, and an open connection would keep the test database from being
+    dropped."""
+    yield
+    from games.services.loop_moves import forget_connections
+
+    forget_connections()
+
+
+@pytest.fixture(autouse=True)
 def no_task_outlives_its_test() -> Iterator[None]:
     """Calls a test left scheduled on the in-process runner (a game's turn timer or clock, minutes ahead) are
     dropped when it ends: they would run against the next test's database, or keep the runner busy where the

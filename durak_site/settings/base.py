@@ -175,6 +175,9 @@ GAMES_BOT_PACE = env.bool("GAMES_BOT_PACE", default=True)
 # A person's move starts from the game its process kept after writing it, written in one statement when the
 # row is unchanged (games.services.kept; PostgreSQL only); off: every move locks and reads the row.
 GAMES_KEPT_MOVES = env.bool("GAMES_KEPT_MOVES", default=True)
+# How many database connections each server process's event loop keeps for the kept moves it makes itself,
+# without a writer thread (games.services.loop_moves); 0: every move goes to a writer thread.
+GAMES_LOOP_CONNECTIONS = env.int("GAMES_LOOP_CONNECTIONS", default=4)
 # Heads-up Swiss rounds paired by the exact FIDE Dutch engine (tournaments.pairing.dutch, issue 35); off: by
 # tournaments.pairing.swiss, after the Dutch system's principles (a round of 1,000 entrants in a quarter of a
 # second, where the exact engine takes about half a second, and one of 5,000 in 9 to 17 s).

@@ -14,6 +14,7 @@ import logging
 import random
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -30,7 +31,7 @@ from games.engine.actions import redeal
 from games.engine.cards import SUITS
 from games.engine.deal import redeal_suit
 from games import lag
-from games.models import Game, GameStatus, Seat
+from games.models import ActionLog, Game, GameStatus, Seat
 from games.selectors import game_seats
 from games.services import kept
 from games.services.changes import (
@@ -102,15 +103,50 @@ def _kept_move(*, game_id: int, user: User, action: Any, seq: int) -> Game | Non
     It does what `game_change` does for a plain move, from the copy: the seat and version checked, the
     move played and recorded (the timeouts' count and the autopilot of his seat ended, the clocks charged,
     the deadline), the turn timer armed when none is on its way, the row and its log row written, the state
-    cached, the views sent (deferred to the socket's loop, `broadcast.deferring`) and the timer's task."""
-    if not settings.GAMES_KEPT_MOVES:
-        return None
-    connection = transaction.get_connection()
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
+    cached, the views sent (deferred to the socket's loop, `broadcast.deferring`) and the timer's task. A
+    move on the socket's own loop (games.services.loop_moves) shares its steps."""
+    if not kept_moves_here():
         return None
     copy = kept.take(game_id)
     if copy is None:
         return None
+    move = kept_move_played(copy, user=user, action=action, seq=seq)
+    if move is None:
+        return None
+    row_version = _write_if_unchanged(move.game, move.logged, copy.row_version)
+    if row_version is None:
+        return None
+    remember(move.game, move.state)
+    # The views are built (and the timer sent) before the copy is kept: from then on another thread's
+    # move may change this Game.
+    _after_commit(game=move.game, seats=move.seats, state=move.state, timer_in=move.timer_in)
+    kept_move_written(move, row_version)
+    return move.game
+
+
+def kept_moves_here() -> bool:
+    """Whether this thread's moves may start from a kept game: the setting on, PostgreSQL, no transaction open."""
+    if not settings.GAMES_KEPT_MOVES:
+        return False
+    connection = transaction.get_connection()
+    return connection.vendor == "postgresql" and not connection.in_atomic_block
+
+
+@dataclass
+class KeptMove:
+    """A person's move played on a copy of a kept game, recorded and not yet written."""
+
+    game: Game
+    seats: list[Seat]
+    state: State
+    logged: ActionLog
+    timer_in: float | None  # the turn timer's countdown when one is to be sent, as `_arm_timer` says
+
+
+def kept_move_played(copy: kept.Kept, *, user: User, action: Any, seq: int) -> KeptMove | None:
+    """The move played and recorded on the kept copy (its Game changed; its state copied), or None when it is
+    for `game_change`: a refusal (given there from the current row), a fallen clock, the game's end, a bot or
+    the autopilot to answer."""
     game, seats = copy.game, copy.seats
     try:
         seat = _seat_of(game, seats, user)
@@ -126,15 +162,12 @@ def _kept_move(*, game_id: int, user: User, action: Any, seq: int) -> Game | Non
         return None
     logged = _record_action(game=game, state=state, seat=seat, action=parsed)
     timer_in = _arm_timer(game, timezone.now())
-    row_version = _write_if_unchanged(game, logged, copy.row_version)
-    if row_version is None:
-        return None
-    remember(game, state)
-    # The views are built (and the timer sent) before the copy is kept: from then on another thread's
-    # move may change this Game.
-    _after_commit(game=game, seats=seats, state=state, timer_in=timer_in)
-    kept.keep(kept.Kept(game=game, seats=seats, state=state, row_version=row_version))
-    return game
+    return KeptMove(game=game, seats=seats, state=state, logged=logged, timer_in=timer_in)
+
+
+def kept_move_written(move: KeptMove, row_version: str) -> None:
+    """The game kept again after its move's write (the row at `row_version`), for the next move."""
+    kept.keep(kept.Kept(game=move.game, seats=move.seats, state=move.state, row_version=row_version))
 
 
 def _parsed(action: Any) -> Action:

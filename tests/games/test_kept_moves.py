@@ -20,10 +20,11 @@ from games.engine import load_record, play
 from games.engine.actions import action_from_json
 from games.models import ActionLog, Game, GameStatus, Seat
 from games.selectors import game_view_for
-from games.services import actions, changes, kept
+from games.services import actions, changes, kept, loop_moves
 from games.snapshots import forget_all, state_of
 from games.turns import waiting_seats
 from tests.games.factories import latest_game, person, table
+from tests.leakproof import cards_in, hidden_from
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("real_services", "quiet_tasks")]
 
@@ -39,6 +40,20 @@ def quiet_tasks(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     kept.forget_all()
     yield
     kept.forget_all()
+
+
+@pytest.fixture
+def loop_writes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The versions written by kept moves made on a socket's loop (games.services.loop_moves)."""
+    writes: list[int] = []
+    written = loop_moves.kept_move_written
+
+    def recorded(move: Any, row_version: str) -> None:
+        writes.append(move.game.seq)
+        written(move, row_version)
+
+    monkeypatch.setattr(loop_moves, "kept_move_written", recorded)
+    return writes
 
 
 @pytest.fixture
@@ -189,17 +204,20 @@ def test_a_refused_move_is_refused_the_locked_way_and_writes_nothing(kept_writes
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("on_loop", [True, False], ids=["on_loop", "on_thread"])
 async def test_over_the_sockets_moves_after_the_first_are_kept_ones_and_each_seat_sees_only_his_hand(
-    kept_writes: list[bool],
+    kept_writes: list[bool], loop_writes: list[int], settings: Any, on_loop: bool
 ) -> None:
     """Two players' sockets on this process, as the balancer keeps them: the first move is read under the
-    lock (the sockets' arrival changed the row), the next ones are kept moves, and each move's views reach
-    both seats, each with his own hand only, from the socket's loop."""
+    lock (the sockets' arrival changed the row), the next ones are kept moves, made on the socket's loop
+    (or, with the loop's connections off, on a writer thread), and each move's views reach both seats, each
+    with his own hand only."""
     from channels.db import database_sync_to_async
 
     from games.engine.cards import names
     from tests.games.test_consumers import _next, _socket
 
+    settings.GAMES_LOOP_CONNECTIONS = 4 if on_loop else 0
     game = await database_sync_to_async(_people_game)()
     users = [await database_sync_to_async(_user)(game, seat) for seat in range(2)]
     sockets = [await _socket(f"/ws/game/{game.pk}/", user) for user in users]
@@ -214,7 +232,129 @@ async def test_over_the_sockets_moves_after_the_first_are_kept_ones_and_each_sea
         state = await database_sync_to_async(state_of)(stored)
         for seat, view in enumerate(views):
             assert view["seat"] == seat and view["view"]["hand"] == names(state.hands[seat])
-    assert kept_writes == [True] * 4
+            hidden = await database_sync_to_async(hidden_from)(stored, seat)
+            assert hidden and not cards_in(view) & hidden, "a view shows a card its seat has not seen"
+    if on_loop:
+        assert (kept_writes, loop_writes) == ([], [2, 3, 4, 5])
+    else:
+        assert (kept_writes, loop_writes) == ([True] * 4, [])
     for socket in sockets:
         await socket.disconnect()
     await database_sync_to_async(_replay_matches)(game)
+
+
+async def _two_sockets(game: Game) -> tuple[list[Any], list[dict[str, Any]]]:
+    from channels.db import database_sync_to_async
+
+    from tests.games.test_consumers import _next, _socket
+
+    users = [await database_sync_to_async(_user)(game, seat) for seat in range(2)]
+    sockets = [await _socket(f"/ws/game/{game.pk}/", user) for user in users]
+    return sockets, [await _next(socket, "game.view", seq=game.seq) for socket in sockets]
+
+
+async def _play_over(sockets: list[Any], views: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The waiting seat's move on the views' version, sent over his socket; the next views of both seats."""
+    from tests.games.test_consumers import _next
+
+    seq = views[0]["seq"]
+    mover = next(seat for seat, view in enumerate(views) if seat in view["waiting"])
+    legal = views[mover]["view"]["legal"]
+    move = next((action for action in legal if action["type"] in ("attack", "cover")), legal[0])
+    await sockets[mover].send_json_to({"type": "action", "action": move, "seq": seq})
+    return [await _next(socket, "game.view", seq=seq + 1) for socket in sockets]
+
+
+@pytest.mark.asyncio
+async def test_a_repeated_or_stale_message_finds_no_kept_move_on_the_loop_and_is_refused(loop_writes: list[int]) -> None:
+    """The same move sent twice with one version: the first is made on the loop, the second is refused as
+    stale (the thread's way, from the row) and writes nothing."""
+    from channels.db import database_sync_to_async
+
+    from tests.games.test_consumers import _next
+
+    game = await database_sync_to_async(_people_game)()
+    sockets, views = await _two_sockets(game)
+    views = await _play_over(sockets, views)  # the locked way: the sockets' arrival changed the row
+    seq = views[0]["seq"]
+    mover = next(seat for seat, view in enumerate(views) if seat in view["waiting"])
+    legal = views[mover]["view"]["legal"]
+    move = next((action for action in legal if action["type"] in ("attack", "cover")), legal[0])
+    for _ in range(2):
+        await sockets[mover].send_json_to({"type": "action", "action": move, "seq": seq})
+    error = await _next(sockets[mover], "game.error")
+    assert error["code"] == "stale"
+    assert loop_writes == [seq + 1]
+    stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert stored.seq == seq + 1
+    for socket in sockets:
+        await socket.disconnect()
+    await database_sync_to_async(_replay_matches)(game)
+
+
+@pytest.mark.asyncio
+async def test_a_move_written_elsewhere_meanwhile_makes_the_loop_move_write_nothing_and_refuse_it(
+    loop_writes: list[int],
+) -> None:
+    """The turn timer plays on a worker while the process keeps the version it wrote on the loop: the player's
+    move for that version matches the copy, its statement matches no row, and the thread's way refuses it."""
+    from channels.db import database_sync_to_async
+
+    from tests.games.test_consumers import _next
+
+    game = await database_sync_to_async(_people_game)()
+    sockets, views = await _two_sockets(game)
+    views = await _play_over(sockets, views)
+    views = await _play_over(sockets, views)  # made on the loop, and kept
+    version = views[0]["seq"]
+    assert loop_writes == [version]
+    mover = next(seat for seat, view in enumerate(views) if seat in view["waiting"])
+    legal = views[mover]["view"]["legal"]
+    await database_sync_to_async(_as_if_elsewhere)(game, lambda: services.game_timeout(game_id=game.pk, seq=version))
+    await sockets[mover].send_json_to({"type": "action", "action": legal[0], "seq": version})
+    error = await _next(sockets[mover], "game.error")
+    assert error["code"] == "stale"
+    assert loop_writes == [version]
+    stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert stored.seq > version and stored.record["actions"][version].get("timer") is True
+    for socket in sockets:
+        await socket.disconnect()
+    await database_sync_to_async(_replay_matches)(game)
+
+
+@pytest.mark.asyncio
+async def test_a_failed_statement_on_the_loop_leaves_the_move_to_a_writer_thread(
+    loop_writes: list[int], kept_writes: list[bool], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from channels.db import database_sync_to_async
+
+    game = await database_sync_to_async(_people_game)()
+    sockets, views = await _two_sockets(game)
+    views = await _play_over(sockets, views)
+    statement = loop_moves.kept_write_sql
+    monkeypatch.setattr(loop_moves, "kept_write_sql", lambda: "SELECT * FROM no_such_table")
+    views = await _play_over(sockets, views)  # refused by the database on the loop, made on a thread
+    assert views[0]["seq"] == 2 and loop_writes == [] and kept_writes == []
+    assert "failed on the loop" in caplog.text
+    monkeypatch.setattr(loop_moves, "kept_write_sql", statement)
+    views = await _play_over(sockets, views)  # the loop's next connection
+    assert loop_writes == [3]
+    for socket in sockets:
+        await socket.disconnect()
+    await database_sync_to_async(_replay_matches)(game)
+
+
+@pytest.mark.asyncio
+async def test_the_loops_connections_are_few_and_all_busy_gives_none() -> None:
+    import asyncio
+
+    pool = loop_moves.LoopConnections(1, asyncio.get_running_loop())
+    first = await pool.take()
+    assert first is not None and await pool.take() is None
+    pool.give_back(first)
+    assert await pool.take() is first
+    await first.execute("SELECT 1")  # a connection given back in a transaction is not kept
+    await first.execute("BEGIN")
+    pool.give_back(first)
+    assert pool.idle == [] and pool.opened == 0
+    await first.close()
