@@ -56,6 +56,11 @@ def take(game_id: int) -> Kept | None:
         return _kept.pop(game_id, None)
 
 
+def held(game_id: int) -> bool:
+    """Whether a copy of the game is kept (a glance: a move takes it with `take`)."""
+    return game_id in _kept
+
+
 def forget(game_id: int) -> None:
     with _lock:
         _kept.pop(game_id, None)

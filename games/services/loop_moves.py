@@ -14,17 +14,19 @@ views go out; a stale or repeated message finds no copy or a version that does n
 thread's way, which refuses it.
 
 It gives the move to the thread's way (`game_submit_action`: a locked read, or a kept copy there) instead of
-making it when: the setting is off or the database is not PostgreSQL; the loop's connections are all busy;
-no copy is kept; the move is not a plain one (`kept_move_played` says so); a turn timer's task must be sent
-(once a turn's length in a game: the broker's round trip stays off the loop); the statement matched nothing
-(another writer came first) or failed. A copy taken and not written is dropped, and the thread's way then
-reads the row. Anything unexpected before the write (a view that would touch the database, which a loop
-must not) is logged and given to the thread's way too: nothing was written.
+making it when: the setting is off or the database is not PostgreSQL; no copy is kept; the move is not a
+plain one (`kept_move_played` says so); a turn timer's task must be sent (once a turn's length in a game:
+the broker's round trip stays off the loop); the statement matched nothing (another writer came first) or
+failed. A copy taken and not written is dropped, and the thread's way then reads the row. Anything
+unexpected before the write (a view that would touch the database, which a loop must not) is logged and
+given to the thread's way too: nothing was written. When the loop's connections are all busy, the move
+waits for one (`LoopConnections`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import os
@@ -46,18 +48,27 @@ logger = logging.getLogger(__name__)
 
 class LoopConnections:
     """A few autocommit connections of one event loop for the kept moves' statements. `take` gives an idle
-    one, opens one while fewer than `size` are open, or gives None (all busy: the move goes to a thread)."""
+    one, opens one while fewer than `size` are open, or waits for one to be given back (a move on the loop
+    costs a fraction of a writer thread's, so it waits its turn rather than going there)."""
 
     def __init__(self, size: int, loop: asyncio.AbstractEventLoop) -> None:
         self.size, self.loop = size, loop
         self.idle: list[Any] = []
         self.opened = 0
+        self.waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
 
-    async def take(self) -> Any | None:
+    async def take(self) -> Any:
         if self.idle:
             return self.idle.pop()
         if self.opened >= self.size:
-            return None
+            waiter: asyncio.Future[Any] = self.loop.create_future()
+            self.waiting.append(waiter)
+            try:
+                return await waiter
+            except asyncio.CancelledError:
+                if waiter.done() and not waiter.cancelled():
+                    self.give_back(waiter.result())
+                raise
         import asyncpg
 
         self.opened += 1
@@ -68,12 +79,23 @@ class LoopConnections:
             raise
 
     def give_back(self, connection: Any) -> None:
-        """A connection back after its statement: kept if it is open and in no transaction, else closed."""
+        """A connection back after its statement: handed to the first move waiting, or kept, if it is open and
+        in no transaction; else closed (and a move waiting opens another)."""
         if not connection.is_closed() and not connection.is_in_transaction():
+            while self.waiting:
+                waiter = self.waiting.popleft()
+                if not waiter.done():
+                    waiter.set_result(connection)
+                    return
             self.idle.append(connection)
             return
         self.opened -= 1
         connection.terminate()
+        while self.waiting:
+            waiter = self.waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(None)  # its move goes to a writer thread
+                return
 
 
 def _connection_params() -> dict[str, Any]:
@@ -125,7 +147,7 @@ async def kept_move_on_loop(*, game_id: int, user: Any, action: Any, seq: int) -
     if not moves_on_loop():
         return False
     user = _resolved(user)
-    if user is None:
+    if user is None or not kept.held(game_id):
         return False
     pool = _loop_connections()
     connection = await pool.take()

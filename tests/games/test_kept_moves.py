@@ -345,16 +345,19 @@ async def test_a_failed_statement_on_the_loop_leaves_the_move_to_a_writer_thread
 
 
 @pytest.mark.asyncio
-async def test_the_loops_connections_are_few_and_all_busy_gives_none() -> None:
+async def test_the_loops_connections_are_few_and_a_move_waits_for_one() -> None:
     import asyncio
 
     pool = loop_moves.LoopConnections(1, asyncio.get_running_loop())
     first = await pool.take()
-    assert first is not None and await pool.take() is None
+    waiting = asyncio.ensure_future(pool.take())
+    await asyncio.sleep(0.05)
+    assert first is not None and not waiting.done() and pool.opened == 1
     pool.give_back(first)
-    assert await pool.take() is first
-    await first.execute("SELECT 1")  # a connection given back in a transaction is not kept
-    await first.execute("BEGIN")
+    assert await waiting is first
+    await first.execute("BEGIN")  # a connection given back in a transaction is closed, not kept
+    again = asyncio.ensure_future(pool.take())
+    await asyncio.sleep(0.05)
     pool.give_back(first)
-    assert pool.idle == [] and pool.opened == 0
-    await first.close()
+    assert await again is None  # the waiting move goes to a writer thread
+    assert pool.idle == [] and pool.opened == 0 and first.is_closed()
