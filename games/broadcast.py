@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import logging
 import os
 import threading
 from collections.abc import Awaitable, Callable, Sequence
@@ -21,11 +22,15 @@ from typing import Any, TypeVar
 import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
+from django.db import close_old_connections
 
 from games.engine import State
 from games import lag
 from games.models import Game, Result, Seat
 from games.selectors import lobby_tables, view_common, view_for_seat
+
+logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 SEND_TIMEOUT_S = 10
@@ -190,13 +195,62 @@ def send_to_group(group: str, event: dict[str, Any]) -> None:
     _run(send)
 
 
+# The lobby's list is sent at most once in this many seconds by a process (LOBBY_SEND_EVERY_S): when a
+# change is the first since the last send, a send is due that long after it, and the changes meanwhile
+# ride on it (it reads the tables as they are then).
+_lobby_due = False
+_lobby_lock = threading.Lock()
+
+
 def send_lobby() -> None:
+    """The lobby's list of tables sent to its sockets, after a table changed: at once where the setting
+    `LOBBY_SEND_EVERY_S` is 0, else once for every change in that many seconds (when five hundred games of a
+    round end within a minute, each end read and sent the whole list: the web processes' busiest moment)."""
+    every_s = float(getattr(settings, "LOBBY_SEND_EVERY_S", 0))
+    if every_s <= 0:
+        _send_lobby_now()
+        return
+    global _lobby_due
+    with _lobby_lock:
+        if _lobby_due:
+            return
+        _lobby_due = True
+    timer = threading.Timer(every_s, _send_due_lobby)
+    timer.daemon = True
+    timer.start()
+
+
+def _send_due_lobby() -> None:
+    """The due send, on the timer's own thread: on the server's loop where this process serves sockets (the
+    in-memory layer's queues live there, and the Redis layer's connections), else on its sending loop."""
+    global _lobby_due
+    with _lobby_lock:
+        _lobby_due = False
+    try:
+        send = _lobby_send()
+        if send is not None:
+            loop = _server_loop if _server_loop is not None and _server_loop.is_running() else _sending_loop()
+            asyncio.run_coroutine_threadsafe(send(), loop).result(timeout=SEND_TIMEOUT_S)  # type: ignore[arg-type]
+    except Exception:
+        logger.exception("the lobby's list was not sent")
+    finally:
+        close_old_connections()
+
+
+def _send_lobby_now() -> None:
+    send = _lobby_send()
+    if send is not None:
+        _run(send)
+
+
+def _lobby_send() -> Send | None:
+    """The lobby's list as it is now, and its send; None without a channel layer."""
     layer = get_channel_layer()
     if layer is None:
-        return
+        return None
     tables = lobby_tables()
 
     async def send() -> None:
         await layer.group_send(LOBBY_GROUP, {"type": "lobby.tables", "tables": tables})
 
-    _run(send)
+    return send

@@ -175,6 +175,9 @@ GAMES_BOT_PACE = env.bool("GAMES_BOT_PACE", default=True)
 # A person's move starts from the game its process kept after writing it, written in one statement when the
 # row is unchanged (games.services.kept; PostgreSQL only); off: every move locks and reads the row.
 GAMES_KEPT_MOVES = env.bool("GAMES_KEPT_MOVES", default=True)
+# The lobby's list of tables goes out at most once in this many seconds from a process (0: after every
+# change; games.broadcast.send_lobby).
+LOBBY_SEND_EVERY_S = env.float("LOBBY_SEND_EVERY_S", default=1.0)
 # How many database connections each server process's event loop keeps for the kept moves it makes itself,
 # without a writer thread (games.services.loop_moves); 0: every move goes to a writer thread.
 GAMES_LOOP_CONNECTIONS = env.int("GAMES_LOOP_CONNECTIONS", default=4)

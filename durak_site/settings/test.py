@@ -21,6 +21,9 @@ DEBUG = False
 # Bots answer at once: a bot move delayed by its table's pace would run after its test had ended
 # (tests/games/test_bot_pace.py turns the pace on).
 GAMES_BOT_PACE = env.bool("GAMES_BOT_PACE", default=False)
+# The lobby's list after every change, as a test that changes a table expects it (tests/games/test_lobby_sends.py
+# turns the once-a-second sending on).
+LOBBY_SEND_EVERY_S = env.float("LOBBY_SEND_EVERY_S", default=0.0)
 
 # Hashing with the real algorithm costs ~0.3 s a password; tests create many users.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
