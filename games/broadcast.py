@@ -231,8 +231,9 @@ def _send_due_lobby() -> None:
         if send is not None:
             loop = _server_loop if _server_loop is not None and _server_loop.is_running() else _sending_loop()
             asyncio.run_coroutine_threadsafe(send(), loop).result(timeout=SEND_TIMEOUT_S)  # type: ignore[arg-type]
-    except Exception:
-        logger.exception("the lobby's list was not sent")
+    except Exception as error:
+        # Most often a process stopping: its database pool closed before a due send (bench/soak.py's end).
+        logger.warning("the lobby's list was not sent: %r", error)
     finally:
         close_old_connections()
 
