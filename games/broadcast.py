@@ -206,7 +206,7 @@ def send_lobby() -> None:
     """The lobby's list of tables sent to its sockets, after a table changed: at once where the setting
     `LOBBY_SEND_EVERY_S` is 0, else once for every change in that many seconds (when five hundred games of a
     round end within a minute, each end read and sent the whole list: the web processes' busiest moment)."""
-    every_s = float(getattr(settings, "LOBBY_SEND_EVERY_S", 0))
+    every_s = settings.LOBBY_SEND_EVERY_S
     if every_s <= 0:
         _send_lobby_now()
         return

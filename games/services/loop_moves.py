@@ -39,7 +39,7 @@ from django.utils.functional import LazyObject, empty
 
 from games import broadcast
 from games.services import kept
-from games.services.actions import kept_move_played, kept_move_written
+from games.services.actions import KeptMove, kept_move_played, kept_move_written
 from games.services.sql import kept_write_arguments, kept_write_sql
 from games.snapshots import remember
 
@@ -155,17 +155,10 @@ async def kept_move_on_loop(*, game_id: int, user: Any, action: Any, seq: int) -
         return False
     try:
         copy = kept.take(game_id)
-        if copy is None:
+        prepared = _prepared(copy, user=user, action=action, seq=seq) if copy is not None else None
+        if copy is None or prepared is None:
             return False
-        try:
-            move = kept_move_played(copy, user=user, action=action, seq=seq)
-            if move is None or move.timer_in is not None:
-                return False
-            event = broadcast.game_event(game=move.game, seats=move.seats, state=move.state, result=None)
-            arguments = kept_write_arguments(move.game, move.logged, copy.row_version)
-        except Exception:
-            logger.exception("a kept move of game %s could not be made on the loop; made on a thread", game_id)
-            return False
+        move, event, arguments = prepared
         try:
             row = await connection.fetchrow(kept_write_sql(), *arguments)
         except Exception:
@@ -180,6 +173,20 @@ async def kept_move_on_loop(*, game_id: int, user: Any, action: Any, seq: int) -
         pool.give_back(connection)
     await broadcast.send_event(game_id, event)
     return True
+
+
+def _prepared(copy: kept.Kept, *, user: Any, action: Any, seq: int) -> tuple[KeptMove, dict[str, Any], list[Any]] | None:
+    """The move played on the copy, its views' event and its statement's arguments; None when it is for the
+    thread's way (nothing written): not a plain move, a timer's task due, or anything raised (logged)."""
+    try:
+        move = kept_move_played(copy, user=user, action=action, seq=seq)
+        if move is None or move.timer_in is not None:
+            return None
+        event = broadcast.game_event(game=move.game, seats=move.seats, state=move.state, result=None)
+        return move, event, kept_write_arguments(move.game, move.logged, copy.row_version)
+    except Exception:
+        logger.exception("a kept move of game %s could not be made on the loop; made on a thread", copy.game.pk)
+        return None
 
 
 def forget_connections() -> None:

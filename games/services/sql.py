@@ -7,7 +7,7 @@ bench's profile): the locked read's text by database vendor, the write's by vend
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
@@ -243,35 +243,34 @@ def _write_if_unchanged(game: Game, logged: ActionLog, row_version: str) -> str 
     (PostgreSQL gives every write of a row a new one: a move, a timer's lag credit, a socket counted, from
     any process). The row's new version, or None when another writer changed the row and nothing was written."""
     with _cursor() as cursor:
-        cursor.execute(_kept_write_sql(), kept_write_values(game, logged, row_version))
+        cursor.execute(_kept_write_sql(), _kept_write_values(game, logged, row_version, _db_value))
         row = cursor.fetchone()
     return None if row is None else str(row[0])
 
 
-def kept_write_values(game: Game, logged: ActionLog, row_version: str) -> list[Any]:
-    """The parameters of the kept move's statement (`_kept_write_sql`), in its order."""
-    values = [_db_value(field, getattr(game, field.attname)) for field in _fields(Game, GAME_CHANGED_FIELDS)]
+def _kept_write_values(
+    game: Game, logged: ActionLog, row_version: str, value_of: Callable[[models.Field[Any, Any], Any], Any]
+) -> list[Any]:
+    """The parameters of the kept move's statement (`_kept_write_sql`), in its order, each field's value as
+    `value_of` gives it."""
+    values = [value_of(field, getattr(game, field.attname)) for field in _fields(Game, GAME_CHANGED_FIELDS)]
     values += [game.pk, row_version]
-    values += [_db_value(field, getattr(logged, field.attname)) for field in _fields(ActionLog, LOG_FIELDS)]
+    values += [value_of(field, getattr(logged, field.attname)) for field in _fields(ActionLog, LOG_FIELDS)]
     return values
 
 
+@functools.cache
 def kept_write_sql() -> str:
     """The kept move's statement as asyncpg takes it (numbered parameters), for a connection of a server's
     event loop (games.services.loop_moves)."""
-    if len(_KEPT_WRITE_SQL) < 2:
-        parts = _kept_write_sql().split("%s")
-        _KEPT_WRITE_SQL.append("".join(f"{part}${index}" for index, part in enumerate(parts[:-1], 1)) + parts[-1])
-    return _KEPT_WRITE_SQL[1]
+    parts = _kept_write_sql().split("%s")
+    return "".join(f"{part}${index}" for index, part in enumerate(parts[:-1], 1)) + parts[-1]
 
 
 def kept_write_arguments(game: Game, logged: ActionLog, row_version: str) -> list[Any]:
-    """`kept_write_values` as asyncpg takes them: a JSON column's value as its text (orjson's, as the other
-    writes), every other value as it is (a number, a text, a time with its zone, a flag)."""
-    values = [_plain(field, getattr(game, field.attname)) for field in _fields(Game, GAME_CHANGED_FIELDS)]
-    values += [game.pk, row_version]
-    values += [_plain(field, getattr(logged, field.attname)) for field in _fields(ActionLog, LOG_FIELDS)]
-    return values
+    """The kept statement's parameters as asyncpg takes them: a JSON column's value as its text (orjson's, as
+    the other writes), every other value as it is (a number, a text, a time with its zone, a flag)."""
+    return _kept_write_values(game, logged, row_version, _plain)
 
 
 def _plain(field: models.Field[Any, Any], value: Any) -> Any:
