@@ -6,7 +6,7 @@ line never tells a reader more than he saw at the table.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.utils import translation
@@ -40,9 +40,9 @@ def cards_text(names: Sequence[str]) -> str:
     return " ".join(card_text(name) for name in names)
 
 
-def _sentence(who: str, action: dict[str, Any], names: Sequence[str] = ()) -> str:
+def _sentence(who: str, action: dict[str, Any], names: Sequence[str] = (), card: Callable[[str], str] = card_text) -> str:
     kind = action.get("type")
-    cards = cards_text(action.get("cards", []))
+    cards = " ".join(card(name) for name in action.get("cards", []))
     if kind == "attack":
         return _("%(who)s leads %(cards)s") % {"who": who, "cards": cards}
     if kind == "throw":
@@ -51,13 +51,13 @@ def _sentence(who: str, action: dict[str, Any], names: Sequence[str] = ()) -> st
         return _("%(who)s transfers with %(cards)s") % {"who": who, "cards": cards}
     if kind == "cover":
         return _("%(who)s covers %(attack)s with %(card)s") % {
-            "who": who, "attack": card_text(action["attack"]), "card": card_text(action["card"]),
+            "who": who, "attack": card(action["attack"]), "card": card(action["card"]),
         }  # fmt: skip
     if kind == "show_trump":
-        return _("%(who)s shows the trump %(card)s and transfers") % {"who": who, "card": card_text(action["card"])}
+        return _("%(who)s shows the trump %(card)s and transfers") % {"who": who, "card": card(action["card"])}
     if kind == "accuse":
         return _("%(who)s accuses %(card)s of being played against the rules") % {
-            "who": who, "card": card_text(action["card"]),
+            "who": who, "card": card(action["card"]),
         }  # fmt: skip
     if kind == "announce":
         return _("%(who)s says “one card!”") % {"who": who}
@@ -66,10 +66,10 @@ def _sentence(who: str, action: dict[str, Any], names: Sequence[str] = ()) -> st
         whom = names[target] if isinstance(target, int) and 0 <= target < len(names) else str(target)
         return _("%(who)s asks %(whom)s “how many cards?”") % {"who": who, "whom": whom}
     if kind == "give":
-        return _("%(who)s gives away %(card)s") % {"who": who, "card": card_text(action["card"])}
+        return _("%(who)s gives away %(card)s") % {"who": who, "card": card(action["card"])}
     if kind == "duel":
         return _("%(who)s shows the lower trump %(card)s and takes the lead") % {
-            "who": who, "card": card_text(action["card"]),
+            "who": who, "card": card(action["card"]),
         }  # fmt: skip
     if kind == "take":
         return _("%(who)s takes") % {"who": who}
@@ -87,8 +87,8 @@ def _sentence(who: str, action: dict[str, Any], names: Sequence[str] = ()) -> st
     return str(kind)
 
 
-def _line(who: str, entry: dict[str, Any], names: Sequence[str] = ()) -> str:
-    text = _sentence(who, entry["action"], names)
+def _line(who: str, entry: dict[str, Any], names: Sequence[str] = (), card: Callable[[str], str] = card_text) -> str:
+    text = _sentence(who, entry["action"], names, card)
     if entry.get("timer"):
         return _("%(text)s (time ran out)") % {"text": text}
     if entry.get("autopilot"):
@@ -119,9 +119,10 @@ def log_lines(entries: Sequence[dict[str, Any]], names: Sequence[str], language:
     if missing:
         if len(_texts) > _CACHE_SIZE:
             _texts.clear()
+        card = _card_namer(language)
         with translation.override(language):
             for index in missing:
-                _texts[keys[index]] = _line(whos[index], entries[index], names)
+                _texts[keys[index]] = _line(whos[index], entries[index], names, card)
     return [
         {"seq": entry["seq"], "seat": entry["seat"], "text": _texts.get(key) or _line_now(language, who, entry, names)}
         for entry, who, key in zip(entries, whos, keys)
@@ -131,3 +132,21 @@ def log_lines(entries: Sequence[dict[str, Any]], names: Sequence[str], language:
 def _line_now(language: str, who: str, entry: dict[str, Any], names: Sequence[str]) -> str:
     with translation.override(language):
         return _line(who, entry, names)
+
+
+# The court cards' letters of each language, read once: `card_text` asks the catalogue for them on every card.
+_letters: dict[str, dict[str, str]] = {}
+
+
+def _card_namer(language: str) -> Callable[[str], str]:
+    """`card_text` in `language`, whatever language is active."""
+    letters = _letters.get(language)
+    if letters is None:
+        with translation.override(language):
+            letters = _letters[language] = rank_letters()
+
+    def card(name: str) -> str:
+        rank = name[:-1]
+        return letters.get(rank, rank) + SUIT_SYMBOLS.get(name[-1], name[-1])
+
+    return card

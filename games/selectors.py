@@ -128,19 +128,44 @@ def game_seats(game: Game) -> list[Seat]:
     return seats
 
 
+# Each game's log entries as this process last built them, by (game id, deal's commitment): (the game's
+# `flagged`, the record's length, its last action, the entries of its last LOG_LINES actions). The record
+# only grows within a deal, so the next version's entries are these and its new actions'; the last action
+# compared tells a record that is not this one's continuation (a game id used again, as in tests).
+_ENTRIES_CACHED = 2048
+_entries: dict[tuple[int, str], tuple[Any, int, dict[str, Any], list[dict[str, Any]]]] = {}
+
+
 def _log_entries(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
+    """The log's entries of the record's last LOG_LINES actions. A list and its entries are shared between
+    versions and never changed."""
     actions = game.record.get("actions", [])
-    start = max(0, len(actions) - LOG_LINES)
-    return [
-        {
-            "seq": index,
-            "seat": raw["seat"],
-            "action": _logged_action(game, raw),
-            "timer": bool(raw.get("timer")),
-            "autopilot": bool(raw.get("autopilot")),
-        }
-        for index, raw in enumerate(actions[start:], start=start)
-    ]
+    count = len(actions)
+    start = max(0, count - LOG_LINES)
+    key = (game.pk, game.commitment)
+    cached = _entries.get(key)
+    kept: list[dict[str, Any]] = []
+    if cached is not None:
+        flagged, known, last, entries = cached
+        if flagged == game.flagged and 0 < known <= count and actions[known - 1] == last:
+            kept = entries[max(0, start - (known - len(entries))) :]
+    first = start + len(kept)
+    log = kept + [_log_entry(game, index, raw) for index, raw in enumerate(actions[first:], start=first)]
+    if count and game.pk is not None:
+        if key not in _entries and len(_entries) >= _ENTRIES_CACHED:
+            _entries.clear()
+        _entries[key] = (game.flagged, count, actions[-1], log)
+    return log
+
+
+def _log_entry(game: Game, index: int, raw: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "seq": index,
+        "seat": raw["seat"],
+        "action": _logged_action(game, raw),
+        "timer": bool(raw.get("timer")),
+        "autopilot": bool(raw.get("autopilot")),
+    }
 
 
 def _logged_action(game: Game, raw: dict[str, Any]) -> dict[str, Any]:

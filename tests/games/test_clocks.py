@@ -46,6 +46,7 @@ class ControlledClock:
 def clock(monkeypatch: pytest.MonkeyPatch) -> ControlledClock:
     controlled = ControlledClock()
     monkeypatch.setattr("django.utils.timezone.now", controlled)
+    monkeypatch.setattr("games.lag._now", lambda: controlled().timestamp())  # games.lag reads time.time()
     return controlled
 
 
