@@ -25,7 +25,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
 
-from games.engine import State
+from games.engine import State, public_view
 from games import lag
 from games.models import Game, Result, Seat
 from games.selectors import lobby_tables, view_common, view_for_seat
@@ -123,8 +123,9 @@ def game_event(*, game: Game, seats: Sequence[Seat], state: State, result: Resul
     Each consumer unpacks the whole event, so the shared part (the players, the log) goes once, not once
     a reader."""
     common = view_common(game=game, seats=seats, state=state, result=result)
-    views = [view_for_seat(common, state, seat) for seat in range(game.players)]
-    views.append(view_for_seat(common, state, None))
+    public = public_view(state)
+    views = [view_for_seat(common, state, seat, public) for seat in range(game.players)]
+    views.append(view_for_seat(common, state, None, public))
     readers = [{key: value for key, value in view.items() if common.get(key, _NONE) is not value} for view in views]
     # The log's entries, the bulk of the event, as one blob: the channel layer unpacks the event once for
     # each socket, the blob is unpacked once a version in each process (selectors.message_in_language).

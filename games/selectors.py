@@ -271,18 +271,23 @@ def _clocks_json(game: Game) -> dict[str, Any] | None:
     }
 
 
-def view_for_seat(common: dict[str, Any], state: State, seat: int | None) -> dict[str, Any]:
+def view_for_seat(
+    common: dict[str, Any], state: State, seat: int | None, public: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The game.view message (its log not yet in words; see `message_in_language`) for a seat or, with
-    seat None, for spectators."""
+    seat None, for spectators. `public`: the state's `public_view` where the caller built it once for every
+    reader (games.broadcast.game_event)."""
+    if public is None:
+        public = public_view(state)
     if seat is None:
         if common.get("cards_held"):
             # A duplicate round's finished board while another board plays the same deck: its players saw
             # it, nobody else sees a card of it (the log, the last bout's table) until the round ends.
-            return {**common, "seat": None, "view": {**public_view(state), "table": []}, "can_redeal": False,
+            return {**common, "seat": None, "view": {**public, "table": []}, "can_redeal": False,
                     "log_entries": []}  # fmt: skip
-        return {**common, "seat": None, "view": public_view(state), "can_redeal": False}
+        return {**common, "seat": None, "view": public, "can_redeal": False}
     can_redeal = bool(common["redeal_open"]) and redeal_allowed(state.rules, state.hands[seat])
-    return {**common, "seat": seat, "view": seat_view(state, seat), "can_redeal": can_redeal}
+    return {**common, "seat": seat, "view": seat_view(state, seat, public), "can_redeal": can_redeal}
 
 
 def view_payload(

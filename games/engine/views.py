@@ -73,8 +73,9 @@ def _aktobe_view(state: State) -> dict[str, Any]:
     return view
 
 
-def seat_view(state: State, seat: int) -> dict[str, Any]:
-    view = public_view(state)
+def seat_view(state: State, seat: int, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The seat's view; `public`: the state's `public_view` where the caller has it (shared, not changed)."""
+    view = dict(public) if public is not None else public_view(state)
     view["seat"] = seat
     view["hand"] = names(state.hands[seat])
     if state.hidden_cards:

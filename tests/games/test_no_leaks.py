@@ -202,8 +202,8 @@ def test_the_message_proof_fails_when_a_view_names_one_card_of_another_hand_back
 
     original = selectors.view_for_seat
 
-    def leaky(common: dict[str, Any], state: State, seat: int | None) -> dict[str, Any]:
-        view = original(common, state, seat)
+    def leaky(common: dict[str, Any], state: State, seat: int | None, public: Any = None) -> dict[str, Any]:
+        view = original(common, state, seat, public)
         if seat is not None and not state.finished:
             other = state.hands[(seat + 1) % state.n]
             if other:
