@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import logging
 import os
 import socket
@@ -124,11 +125,13 @@ def _loop_connections() -> LoopConnections:
 
 def moves_on_loop() -> bool:
     """Whether a kept move may be made on the loop here: both settings on, and PostgreSQL."""
-    return (
-        settings.GAMES_KEPT_MOVES
-        and settings.GAMES_LOOP_CONNECTIONS > 0
-        and connections["default"].vendor == "postgresql"
-    )
+    return settings.GAMES_KEPT_MOVES and settings.GAMES_LOOP_CONNECTIONS > 0 and _postgresql()
+
+
+@functools.cache
+def _postgresql() -> bool:
+    """Whether the site's database is PostgreSQL (read once: `connections[...]` is a context-local look-up)."""
+    return bool(connections["default"].vendor == "postgresql")
 
 
 def _resolved(user: Any) -> Any | None:
