@@ -41,9 +41,9 @@ def seat_name(seat: Seat) -> str:
     return seat.user.public_name
 
 
-# What the lobby's list and a table's page show of a table, read as rows, not models: two hundred tables read as
-# models and their prefetched seats cost a web process about 65 ms of CPU, as rows about 7 (bench/lobby_tables.py),
-# and the list is read for every lobby socket that connects and after tables change (games.broadcast.send_lobby).
+# What the lobby's list and a table's page show of a table, read as rows, not models: the list is read for every
+# lobby socket that connects and after tables change (games.broadcast.send_lobby), and as models most of its
+# time went to making them (docs/experiments.md, "lobby_tables").
 _TABLE_COLUMNS = (
     "id", "name", "rules", "stake", "rated", "status", "private", "turn_seconds", "clock_base", "clock_increment",
     "password_hash",
