@@ -38,6 +38,17 @@ BOT_ENGINE_NAMES = {
 }
 
 
+def public_name_of(*, username: str, display_name: str, is_bot: bool) -> str:
+    """`User.public_name` from the account's columns, for a list read as rows (games.selectors.lobby_tables)."""
+    if is_bot:
+        from accounts.bot_names import bot_persona
+
+        persona = bot_persona(username)
+        if persona is not None:
+            return str(persona.name)
+    return display_name or username
+
+
 class User(AbstractUser):
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     country = CountryField(_("country"), blank=True)
@@ -89,13 +100,7 @@ class User(AbstractUser):
     @property
     def public_name(self) -> str:
         """The name pages show: a bench bot's in the reader's language (accounts.bot_names), else the display name."""
-        if self.is_bot:
-            from accounts.bot_names import bot_persona
-
-            persona = bot_persona(self.username)
-            if persona is not None:
-                return str(persona.name)
-        return self.display_name or self.username
+        return public_name_of(username=self.username, display_name=self.display_name, is_bot=self.is_bot)
 
     @property
     def bot_engine_display(self) -> str:

@@ -42,6 +42,11 @@ and, once resubscribed, this layer says hello again in each, which makes the oth
 a connection was down, or before the hello after it, may be lost, as anything through Redis was during a
 reconnect: delivery stays at most once, and a socket that hears nothing asks for its view again.
 
+Who listens to a group, for a sender that builds a message only where someone reads it (the lobby's list,
+`games.broadcast._lobby_listened`): `group_has_sockets_here` looks at this process's groups on all its loops,
+`group_subscribers` asks Redis how many connections subscribe to the group's channel (PUBSUB NUMSUB of
+`<prefix>__group__<group>`, channels-redis's name for it), which counts each process with a socket of it.
+
 Hellos and acks are 13 bytes (a kind, the hello's id: 8 bytes of the origin and a count), shorter than any
 message (16 bytes of origin and msgpack), so a layer tells them apart by length. A message to one channel
 (`send`) goes through Redis as before, with the prefix, and is delivered whoever sent it. Every process of the
@@ -119,6 +124,21 @@ class LocalFirstChannelLayer(RedisPubSubChannelLayer):
             self._layers[loop] = layer
             _wrap_close(self, loop)
             return layer
+
+    def group_has_sockets_here(self, group: str) -> bool:
+        """Whether a socket of this process, on any of its loops, is in the group. Any thread may ask: each
+        loop's groups are only looked up, not changed."""
+        for layer in list(self._layers.values()):
+            if layer.groups.get(layer._get_group_channel_name(group)):
+                return True
+        return False
+
+    async def group_subscribers(self, group: str) -> int:
+        """How many Redis connections, of any process, subscribe to the group's channel (PUBSUB NUMSUB): a
+        process subscribes with its first socket of the group and unsubscribes with its last."""
+        layer = self._get_layer()
+        group_channel = layer._get_group_channel_name(group)
+        return await layer._get_shard(group_channel).subscribers(group_channel)
 
     def deserialize(self, message: Any) -> Any:
         # A local message is each socket's own shallow copy (its consumer may add keys; the values are shared
@@ -317,6 +337,13 @@ class LocalFirstShard(RedisSingleShardConnection):
         async with self._lock:
             self._ensure_redis()
             return int(await self._redis.publish(channel, message))
+
+    async def subscribers(self, channel: str) -> int:
+        """PUBSUB NUMSUB: how many connections subscribe to the channel."""
+        async with self._lock:
+            self._ensure_redis()
+            answer = await self._redis.pubsub_numsub(channel)
+        return int(answer[0][1])
 
     async def subscribe_confirmed(self, channel: str) -> bool:
         """Subscribe to the channel and wait until Redis has the subscription: a PING on the receiving

@@ -25,6 +25,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
 
+from durak_site.channel_layer import LocalFirstChannelLayer
 from games.engine import State, public_view
 from games import lag
 from games.models import Game, Result, Seat
@@ -82,15 +83,19 @@ def _loop_for_sending() -> asyncio.AbstractEventLoop | None:
     return None if running is loop else loop
 
 
-def _run(send: Callable[[], Awaitable[None]]) -> None:
+R = TypeVar("R")
+# How synchronous code awaits a coroutine function: `_run`, or `_run_due` on a due send's timer thread.
+Run = Callable[[Callable[[], Awaitable[Any]]], Any]
+
+
+def _run(call: Callable[[], Awaitable[R]]) -> R:
+    """Await `call()` from synchronous code, on the loop `_loop_for_sending` names; its result."""
     loop = _loop_for_sending()
     if loop is None:
-        async_to_sync(send)()
-    else:
-        asyncio.run_coroutine_threadsafe(send(), loop).result(timeout=SEND_TIMEOUT_S)  # type: ignore[arg-type]
+        return async_to_sync(call)()
+    return asyncio.run_coroutine_threadsafe(call(), loop).result(timeout=SEND_TIMEOUT_S)  # type: ignore[arg-type]
 
 
-R = TypeVar("R")
 Send = Callable[[], Awaitable[None]]
 
 # The sends a socket's own database call leaves to its consumer (`deferring`), or None: send at once.
@@ -206,7 +211,8 @@ _lobby_lock = threading.Lock()
 def send_lobby() -> None:
     """The lobby's list of tables sent to its sockets, after a table changed: at once where the setting
     `LOBBY_SEND_EVERY_S` is 0, else once for every change in that many seconds (when five hundred games of a
-    round end within a minute, each end read and sent the whole list: the web processes' busiest moment)."""
+    round end within a minute, each end read and sent the whole list: the web processes' busiest moment). Where
+    no socket listens to the lobby, in any process, the tables are not read (`_lobby_listened`)."""
     every_s = settings.LOBBY_SEND_EVERY_S
     if every_s <= 0:
         _send_lobby_now()
@@ -222,16 +228,14 @@ def send_lobby() -> None:
 
 
 def _send_due_lobby() -> None:
-    """The due send, on the timer's own thread: on the server's loop where this process serves sockets (the
-    in-memory layer's queues live there, and the Redis layer's connections), else on its sending loop."""
+    """The due send, on the timer's own thread."""
     global _lobby_due
     with _lobby_lock:
         _lobby_due = False
     try:
-        send = _lobby_send()
+        send = _lobby_send(_run_due)
         if send is not None:
-            loop = _server_loop if _server_loop is not None and _server_loop.is_running() else _sending_loop()
-            asyncio.run_coroutine_threadsafe(send(), loop).result(timeout=SEND_TIMEOUT_S)  # type: ignore[arg-type]
+            _run_due(send)
     except Exception as error:
         # Most often a process stopping: its database pool closed before a due send (bench/soak.py's end).
         logger.warning("the lobby's list was not sent: %r", error)
@@ -239,16 +243,24 @@ def _send_due_lobby() -> None:
         close_old_connections()
 
 
+def _run_due(call: Callable[[], Awaitable[R]]) -> R:
+    """Await `call()` from the timer's thread: on the server's loop where this process serves sockets (the
+    in-memory layer's queues live there, and the Redis layer's connections), else on its sending loop."""
+    loop = _server_loop if _server_loop is not None and _server_loop.is_running() else _sending_loop()
+    return asyncio.run_coroutine_threadsafe(call(), loop).result(timeout=SEND_TIMEOUT_S)  # type: ignore[arg-type]
+
+
 def _send_lobby_now() -> None:
-    send = _lobby_send()
+    send = _lobby_send(_run)
     if send is not None:
         _run(send)
 
 
-def _lobby_send() -> Send | None:
-    """The lobby's list as it is now, and its send; None without a channel layer."""
+def _lobby_send(run: Run) -> Send | None:
+    """The lobby's list as it is now, and its send; None without a channel layer, or where no socket listens
+    to the lobby (`_lobby_listened`, which `run` lets await Redis): then the tables are not read at all."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not _lobby_listened(layer, run):
         return None
     tables = lobby_tables()
 
@@ -256,3 +268,29 @@ def _lobby_send() -> Send | None:
         await layer.group_send(LOBBY_GROUP, {"type": "lobby.tables", "tables": tables})
 
     return send
+
+
+def _lobby_listened(layer: Any, run: Run) -> bool:
+    """Whether any socket, of this process or another, is in the lobby's group: one of this process's (the
+    in-memory layer's group, or the site's Redis layer's on any of its loops), else, with Redis, a subscriber
+    of the group's channel (`LocalFirstChannelLayer.group_subscribers`: another process has a lobby socket).
+    Another layer (CHANNEL_LAYER=lists) is not asked: the list is sent.
+
+    A send left out loses nothing. A lobby socket joins the group before it reads the list
+    (`games.consumers.LobbyConsumer.connect`: `group_add`, then `lobby_tables`), and the Redis layer's
+    `group_add` returns once Redis has the subscription (durak_site.channel_layer: the first socket's hello).
+    A socket this check did not count joined after it, so reads the tables after it, and so after the change
+    that made the send due, committed before the send was asked for: its list at connect holds the change.
+    Where Redis did not confirm the subscription in time, the list may be missed, as any message through Redis
+    may be then (delivery is at most once)."""
+    if isinstance(layer, LocalFirstChannelLayer):
+        if layer.group_has_sockets_here(LOBBY_GROUP):
+            return True
+
+        async def subscribers() -> int:
+            return await layer.group_subscribers(LOBBY_GROUP)
+
+        return int(run(subscribers)) > 0
+    if isinstance(layer, InMemoryChannelLayer):
+        return bool(layer.groups.get(LOBBY_GROUP))
+    return True

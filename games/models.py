@@ -35,6 +35,11 @@ class BotPace(models.TextChoices):
     SLOW = "slow", _("Slow (3 seconds or so)")
 
 
+def table_title(*, name: str, pk: int | None) -> str:
+    """A table's name as pages show it (`str(table)`): its own, else its number."""
+    return name or f"Table {pk}"
+
+
 class Table(models.Model):
     name = models.CharField(_("name"), max_length=60, blank=True)
     rules = models.JSONField(_("rules"))  # the engine's Rules.to_dict()
@@ -60,7 +65,7 @@ class Table(models.Model):
         indexes = [models.Index(fields=["status", "private"])]
 
     def __str__(self) -> str:
-        return self.name or f"Table {self.pk}"
+        return table_title(name=self.name, pk=self.pk)
 
     @property
     def has_password(self) -> bool:

@@ -14,13 +14,12 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch
 from django.utils import translation
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.bot_names import bot_persona
-from accounts.models import User
+from accounts.models import User, public_name_of
 from games.aftermath import result_extras
 from games.cache import VersionedCache
 from games.clocks import Clocks, clock_text
@@ -28,7 +27,7 @@ from games.engine import Rules, State, deal, public_view, redeal_allowed, seat_v
 from games import lag
 from games.engine.deal import deck_text
 from games.logtext import log_lines
-from games.models import Game, GameStatus, Result, Seat, Table, TableStatus
+from games.models import Game, GameStatus, Result, Seat, Table, TableStatus, table_title
 from games.snapshots import deal_actions, state_of
 from games.turns import waiting_seats
 
@@ -42,45 +41,75 @@ def seat_name(seat: Seat) -> str:
     return seat.user.public_name
 
 
-def _table_json(table: Table) -> dict[str, Any]:
+# What the lobby's list and a table's page show of a table, read as rows, not models: the list is read for every
+# lobby socket that connects and after tables change (games.broadcast.send_lobby), and as models most of its
+# time went to making them (docs/experiments.md, "lobby_tables").
+_TABLE_COLUMNS = (
+    "id", "name", "rules", "stake", "rated", "status", "private", "turn_seconds", "clock_base", "clock_increment",
+    "password_hash",
+)  # fmt: skip
+
+
+def _seats_by_table(table_ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+    """Each table's seats in order, as `_table_json` shows them: the number, the sitter's public name (None for
+    an empty seat; a bench bot's in the current language, `User.public_name`) and whether a bot sits there."""
+    seats: dict[int, list[dict[str, Any]]] = {table_id: [] for table_id in table_ids}
+    rows = (
+        Seat.objects.filter(table_id__in=table_ids)
+        .order_by("table_id", "number")
+        .values_list("table_id", "number", "bot_level", "user__username", "user__display_name", "user__is_bot")
+    )
+    # A bot's account sits at many tables: its name, looked up in the language's catalogue, is looked up once.
+    names: dict[tuple[str, str, bool], str | None] = {}
+    for table_id, number, bot_level, username, display_name, is_bot in rows:
+        account = (username, display_name, is_bot)
+        if account not in names:
+            names[account] = (
+                None if username is None else public_name_of(username=username, display_name=display_name, is_bot=is_bot)
+            ) or None
+        seats[table_id].append({"number": number, "name": names[account], "bot": bool(bot_level)})
+    return seats
+
+
+def _table_json(table: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """A table as the lobby and the table's page show it, from its `_TABLE_COLUMNS` and `_seats_by_table`."""
+    clock_base = table["clock_base"]
     return {
-        "id": table.pk,
-        "name": str(table),
-        "rules": table.rules,
-        "seats": [
-            {"number": seat.number, "name": seat_name(seat) or None, "bot": seat.is_bot}
-            for seat in table.seats.all()
-        ],
-        "stake": table.stake,
-        "rated": table.rated,
-        "status": table.status,
-        "private": table.private,
-        "turn_seconds": table.turn_seconds,
+        "id": table["id"],
+        "name": table_title(name=table["name"], pk=table["id"]),
+        "rules": table["rules"],
+        "seats": seats,
+        "stake": table["stake"],
+        "rated": table["rated"],
+        "status": table["status"],
+        "private": table["private"],
+        "turn_seconds": table["turn_seconds"],
         "clock": (
-            {"base": table.clock_base, "increment": table.clock_increment,
-             "text": clock_text(table.clock_base, table.clock_increment)}
-            if table.clock_base is not None else None
+            {"base": clock_base, "increment": table["clock_increment"],
+             "text": clock_text(clock_base, table["clock_increment"])}
+            if clock_base is not None else None
         ),  # fmt: skip
-        "password": table.has_password,
+        "password": bool(table["password_hash"]),
     }
 
 
 def lobby_tables() -> list[dict[str, Any]]:
-    """The public tables that are open or being played, newest first, as the lobby socket sends them."""
-    tables = (
+    """The public tables that are open or being played, newest first, as the lobby socket sends them: two
+    queries, the tables and their seats with their sitters' names."""
+    tables = list(
         Table.objects.filter(private=False, status__in=[TableStatus.OPEN, TableStatus.PLAYING])
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .order_by("-created")[:LOBBY_TABLES]
+        .order_by("-created")
+        .values(*_TABLE_COLUMNS)[:LOBBY_TABLES]
     )
-    return [_table_json(table) for table in tables]
+    seats = _seats_by_table([table["id"] for table in tables])
+    return [_table_json(table, seats[table["id"]]) for table in tables]
 
 
 def table_detail(*, table_id: int) -> dict[str, Any]:
-    table = Table.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).get(
-        pk=table_id
-    )
-    game = Game.objects.filter(table=table).order_by("-started").first()
-    return {**_table_json(table), "owner": table.owner_id, "game": game.pk if game is not None else None}
+    """`lobby_tables`' entry of one table (any table, private or over), its owner and its latest game."""
+    table = Table.objects.values(*_TABLE_COLUMNS, "owner_id").get(pk=table_id)
+    game = Game.objects.filter(table_id=table_id).order_by("-started").values_list("pk", flat=True).first()
+    return {**_table_json(table, _seats_by_table([table_id])[table_id]), "owner": table["owner_id"], "game": game}
 
 
 def table_seat_of(*, table: Table, user: User | None) -> Seat | None:

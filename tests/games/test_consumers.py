@@ -220,9 +220,9 @@ async def test_a_moves_views_go_out_on_the_sockets_loop_unless_a_bot_answers(mon
     sent_by_thread: list[str] = []
     original = broadcast._run
 
-    def recording(send: Any) -> None:
+    def recording(send: Any) -> Any:
         sent_by_thread.append(send.__qualname__)
-        original(send)
+        return original(send)
 
     monkeypatch.setattr(broadcast, "_run", recording)
     anna, boris, game = await database_sync_to_async(_heads_up)()

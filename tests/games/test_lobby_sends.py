@@ -19,7 +19,7 @@ def sends(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     made: list[float] = []
     lock = threading.Lock()
 
-    def lobby_send() -> Any:
+    def lobby_send(run: Any) -> Any:
         async def send() -> None:
             with lock:
                 made.append(time.monotonic())
