@@ -7,7 +7,8 @@ bookkeeping was about a fifth of a Daphne process's CPU.
 
 Once Daphne (and with it autobahn and Twisted) is imported, `durak_site.wire` takes two costs off each
 WebSocket frame: autobahn's debug log arguments are built without click's colours, and a TCP connection's
-write is sent at once when nothing waits before it, instead of on the loop's next turn.
+write is sent at once when nothing waits before it, instead of on the loop's next turn. It also makes
+Twisted lose a connection whose socket uvloop gave up after a reset, where its next write raised instead.
 """
 
 import asyncio
@@ -22,6 +23,7 @@ from durak_site import wire  # noqa: E402
 
 wire.plain_autobahn_debug_arguments()
 wire.patch_twisted_write()
+wire.patch_reactor_registration()
 
 if __name__ == "__main__":
     CommandLineInterface.entrypoint()

@@ -12,6 +12,14 @@ unregisters the socket (another `epoll_ctl`). `write_at_once` sends straight awa
 before the data, as asyncio's own transports do, and hands whatever the kernel did not take (all of it on an
 error) to Twisted's own write, which buffers it and finds any error again on its next send, so the connection
 is lost Twisted's way, from the reactor, never raised into the writer.
+
+A socket uvloop gave up. uvloop watches each file descriptor Twisted registers with a poll handle; when epoll
+reports an error on the socket (a reset from the peer) it runs the reader once and closes the handle. When
+that read still found data (the peer sent more than one read takes, then reset), Twisted's connection goes
+on as if nothing happened: it never hears from the socket again, and its next `add_writer` or `add_reader`
+raises RuntimeError ("the handler is closed") into whoever wrote, Daphne's application included (with
+Twisted's write as with `write_at_once`). `patch_reactor_registration` makes that error lose the connection
+instead, on the reactor's next turn, as a send's error would.
 """
 
 from __future__ import annotations
@@ -20,10 +28,13 @@ import sys
 import types
 from typing import Any
 
-from twisted.internet import tcp
+from twisted.internet import error, tcp
+from twisted.internet.asyncioreactor import AsyncioSelectorReactor
 
 # Twisted's own write of a TCP connection (TLS-aware; tcp.Server has none of its own): the fallback.
 _twisted_write = tcp.Connection.write
+_twisted_add_reader = AsyncioSelectorReactor.addReader
+_twisted_add_writer = AsyncioSelectorReactor.addWriter
 
 
 def _plain_hl(text: Any, bold: bool = False, color: str = "yellow") -> str:
@@ -94,3 +105,34 @@ def write_at_once(self: tcp.Server, data: bytes) -> None:
 def patch_twisted_write() -> None:
     """Make `write_at_once` the write of Twisted's server-side TCP connections (`tcp.Server`)."""
     tcp.Server.write = write_at_once  # type: ignore[method-assign,assignment]
+
+
+def _lose(reactor: AsyncioSelectorReactor, selectable: Any) -> None:
+    if not getattr(selectable, "disconnected", False):  # once, however many registrations failed
+        reactor._disconnectSelectable(selectable, error.ConnectionLost(), False)
+
+
+def _register_or_lose(reactor: AsyncioSelectorReactor, selectable: Any, register: Any) -> None:
+    try:
+        register(reactor, selectable)
+    except RuntimeError:
+        if reactor._asyncioEventloop.is_closed():
+            raise
+        # uvloop closed the socket's poll handle after an error on it: the connection is gone.
+        reactor.callLater(0, _lose, reactor, selectable)
+
+
+def add_reader_or_lose(self: AsyncioSelectorReactor, reader: Any) -> None:
+    """`AsyncioSelectorReactor.addReader`, losing the connection whose socket uvloop gave up."""
+    _register_or_lose(self, reader, _twisted_add_reader)
+
+
+def add_writer_or_lose(self: AsyncioSelectorReactor, writer: Any) -> None:
+    """`AsyncioSelectorReactor.addWriter`, losing the connection whose socket uvloop gave up."""
+    _register_or_lose(self, writer, _twisted_add_writer)
+
+
+def patch_reactor_registration() -> None:
+    """Make `add_reader_or_lose` and `add_writer_or_lose` the asyncio reactor's addReader and addWriter."""
+    AsyncioSelectorReactor.addReader = add_reader_or_lose  # type: ignore[method-assign]
+    AsyncioSelectorReactor.addWriter = add_writer_or_lose  # type: ignore[method-assign]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import struct
 import sys
 import time
 import types
@@ -101,20 +102,31 @@ def assert_same_bytes(got: bytes, expected: bytes) -> None:
 class Recording(Protocol):
     def __init__(self) -> None:
         self.lost: list[Failure] = []
+        self.received = 0
+
+    def dataReceived(self, data: bytes) -> None:
+        self.received += len(data)
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         self.lost.append(reason)
 
 
-class Wire:
-    """A Twisted `tcp.Server` on one end of a socketpair, in its own reactor on a uvloop loop; the test reads
-    the other end (`peer`)."""
+def loopback_tcp_pair() -> tuple[socket.socket, socket.socket]:
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        client = socket.create_connection(listener.getsockname())
+        server, _ = listener.accept()
+    return server, client
 
-    def __init__(self) -> None:
+
+class Wire:
+    """A Twisted `tcp.Server` on one end of a socketpair (or of a loopback TCP connection), in its own reactor
+    on a uvloop loop; the test reads the other end (`peer`)."""
+
+    def __init__(self, make_pair: Callable[[], tuple[socket.socket, socket.socket]] = socket.socketpair) -> None:
         self.loop = uvloop.new_event_loop()
         reactor: Any = AsyncioSelectorReactor(self.loop)  # Any: Twisted's interfaces are zope's, not mypy's
         self.reactor = reactor
-        server_end, self.peer = socket.socketpair()
+        server_end, self.peer = make_pair()
         self.peer.setblocking(False)
         self.protocol = Recording()
         port: Any = types.SimpleNamespace(_realPortNumber=0)
@@ -291,3 +303,34 @@ def test_without_the_patch_the_write_waits_for_the_loop() -> None:
         assert connection.flushed() == b"later"
     finally:
         connection.close()
+
+
+@pytest.mark.parametrize("write", [tcp.Connection.write, wire.write_at_once], ids=["twisted_write", "at_once"])
+def test_a_reset_after_more_than_one_read_loses_the_connection_at_the_next_write(
+    write: Callable[[tcp.Server, bytes], None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tcp.Server, "write", write)
+    monkeypatch.setattr(AsyncioSelectorReactor, "addReader", wire.add_reader_or_lose)
+    monkeypatch.setattr(AsyncioSelectorReactor, "addWriter", wire.add_writer_or_lose)
+    connection = Wire(loopback_tcp_pair)
+    try:
+        connection.peer.setblocking(True)
+        connection.peer.sendall(b"x" * 300_000)
+        connection.peer.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        connection.peer.close()  # a reset, with most of that unread
+        time.sleep(0.05)
+        connection.turn_until(lambda: connection.protocol.received > 0, read=False)
+        connection.loop.run_until_complete(asyncio.sleep(0.05))
+        # uvloop saw the error, let Twisted read once and closed the socket's poll handle: Twisted knows nothing.
+        assert connection.protocol.received == connection.transport.bufferSize
+        assert connection.protocol.lost == []
+
+        connection.transport.write(b"to nobody")  # without the patch: RuntimeError, "the handler is closed"
+        connection.transport.write(b"again")
+        connection.turn_until(lambda: bool(connection.protocol.lost), read=False)
+        connection.loop.run_until_complete(asyncio.sleep(0.01))
+        assert len(connection.protocol.lost) == 1
+        assert connection.protocol.lost[0].check(error.ConnectionLost)
+        assert connection.transport not in connection.reactor.getReaders()
+    finally:
+        connection.loop.close()
