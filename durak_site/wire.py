@@ -1,4 +1,5 @@
-"""What `durak_site.serve` changes in autobahn and Twisted for each WebSocket frame's sake (issue 36).
+"""What `durak_site.serve` changes in autobahn and Twisted (issue 36): two costs of each WebSocket frame, and a
+socket uvloop gave up.
 
 Plain debug log arguments. autobahn's protocols log every frame sent and every chunk received at debug level
 with arguments coloured by `autobahn.util.hltype` and `hlval` (click's styling), and Python evaluates them
