@@ -43,12 +43,12 @@ def test_daphne_serves_pages_health_and_static_files(live_server_url: str) -> No
 
 
 class _WebSocket:
-    """Just enough of RFC 6455 to open a socket, send one text frame and read one back."""
+    """Just enough of RFC 6455 to open a socket, send text frames and read them back."""
 
     def __init__(self, url: str, *, origin: str) -> None:
         parts = urlsplit(url)
         assert parts.hostname and parts.port
-        self.connection = socket.create_connection((parts.hostname, parts.port), timeout=10)
+        self.connection = socket.create_connection((parts.hostname, parts.port), timeout=20)
         key = base64.b64encode(os.urandom(16)).decode()
         self.connection.sendall(
             (
@@ -69,20 +69,31 @@ class _WebSocket:
         return data
 
     def _read_exactly(self, size: int) -> bytes:
-        data = b""
+        data = bytearray()
         while len(data) < size:
-            chunk = self.connection.recv(size - len(data))
+            chunk = self.connection.recv(min(size - len(data), 1 << 20))
             if not chunk:
                 raise ConnectionError("socket closed")
             data += chunk
-        return data
+        return bytes(data)
+
+    @staticmethod
+    def text_frame(text: str) -> bytes:
+        """A client's (masked) text frame."""
+        payload = text.encode()
+        if len(payload) < 126:
+            header = bytes([0x81, 0x80 | len(payload)])
+        elif len(payload) < 1 << 16:
+            header = bytes([0x81, 0x80 | 126]) + struct.pack("!H", len(payload))
+        else:
+            header = bytes([0x81, 0x80 | 127]) + struct.pack("!Q", len(payload))
+        mask = os.urandom(4)
+        repeated = (mask * (len(payload) // 4 + 1))[: len(payload)]
+        masked = int.from_bytes(payload, "big") ^ int.from_bytes(repeated, "big")
+        return header + mask + masked.to_bytes(len(payload), "big")
 
     def send_text(self, text: str) -> None:
-        payload = text.encode()
-        assert len(payload) < 126
-        mask = os.urandom(4)
-        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
-        self.connection.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+        self.connection.sendall(self.text_frame(text))
 
     def receive_text(self) -> str:
         first, second = self._read_exactly(2)
@@ -90,10 +101,21 @@ class _WebSocket:
         length = second & 0x7F
         if length == 126:
             (length,) = struct.unpack("!H", self._read_exactly(2))
+        elif length == 127:
+            (length,) = struct.unpack("!Q", self._read_exactly(8))
         return self._read_exactly(length).decode()
 
     def close(self) -> None:
         self.connection.close()
+
+    def reset(self) -> None:
+        """Leave at once: the server's next writes find a connection reset."""
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.connection.close()
+
+
+def _ping(payload: object) -> str:
+    return json.dumps({"type": "ping", "payload": payload})
 
 
 def test_daphne_accepts_a_websocket_and_answers_a_ping(live_server_url: str) -> None:
@@ -101,10 +123,70 @@ def test_daphne_accepts_a_websocket_and_answers_a_ping(live_server_url: str) -> 
     websocket = _WebSocket(socket_url, origin=live_server_url)
     try:
         assert websocket.handshake.startswith("HTTP/1.1 101"), websocket.handshake
-        websocket.send_text(json.dumps({"type": "ping", "payload": "through daphne"}))
+        websocket.send_text(_ping("through daphne"))
         assert json.loads(websocket.receive_text()) == {"type": "pong", "payload": "through daphne", "user": None}
     finally:
         websocket.close()
+
+
+# durak_site.serve sends a write at once when nothing waits before it (durak_site.wire): what Daphne sends,
+# small or large, must arrive whole and in order, and a client gone mid-stream must cost no traceback.
+
+
+def test_many_messages_each_way_arrive_whole_and_in_order(live_server_url: str) -> None:
+    websocket = _WebSocket(live_server_url.replace("http://", "ws://") + "/ws/ping/", origin=live_server_url)
+    try:
+        assert websocket.handshake.startswith("HTTP/1.1 101"), websocket.handshake
+        window = 50  # below the in-memory channel layer's capacity (100) for the echoes on their way
+        for first in range(0, 1000, window):
+            payloads = [f"{number}:" + "x" * (number * 37 % 3000) for number in range(first, first + window)]
+            websocket.connection.sendall(b"".join(websocket.text_frame(_ping(payload)) for payload in payloads))
+            echoed = [json.loads(websocket.receive_text())["payload"] for _ in payloads]
+            assert echoed == payloads
+    finally:
+        websocket.close()
+
+
+def test_a_message_larger_than_the_socket_buffers_arrives_whole(live_server_url: str) -> None:
+    websocket = _WebSocket(live_server_url.replace("http://", "ws://") + "/ws/ping/", origin=live_server_url)
+    try:
+        assert websocket.handshake.startswith("HTTP/1.1 101"), websocket.handshake
+        large = "".join(f"{number:07d}" for number in range(100_000))  # 700 KB, every piece different
+        websocket.send_text(_ping(large))
+        websocket.send_text(_ping("after"))
+        time.sleep(0.5)  # the server's socket buffer fills: the rest of the echo waits in Twisted's
+        answer = json.loads(websocket.receive_text())
+        assert answer["type"] == "pong"
+        assert len(answer["payload"]) == len(large)
+        assert answer["payload"] == large
+        assert json.loads(websocket.receive_text())["payload"] == "after"
+    finally:
+        websocket.close()
+
+
+def test_a_client_gone_mid_stream_leaves_no_traceback(live_server_url: str) -> None:
+    daphne = processes.RUNNING["daphne"]
+    logged_before = daphne.log_size()
+    socket_url = live_server_url.replace("http://", "ws://") + "/ws/ping/"
+    for _ in range(3):
+        leaving = _WebSocket(socket_url, origin=live_server_url)
+        assert leaving.handshake.startswith("HTTP/1.1 101"), leaving.handshake
+        # More than the server reads at once, then a reset while it still reads and echoes them.
+        leaving.connection.sendall(b"".join(leaving.text_frame(_ping("y" * 20_000)) for _ in range(80)))
+        leaving.reset()
+    # Each reset socket is seen gone (Daphne logs its WSDISCONNECT), not left open with its application.
+    deadline = time.monotonic() + 15
+    while daphne.log_since(logged_before).count("WSDISCONNECT") < 3:
+        assert time.monotonic() < deadline, daphne.log_since(logged_before)[-3000:]
+        time.sleep(0.2)
+
+    staying = _WebSocket(socket_url, origin=live_server_url)
+    try:
+        staying.send_text(_ping("still here"))
+        assert json.loads(staying.receive_text())["payload"] == "still here"
+    finally:
+        staying.close()
+    assert "Traceback" not in daphne.log_since(logged_before)
 
 
 def test_daphne_refuses_a_websocket_from_another_site(live_server_url: str) -> None:
