@@ -139,11 +139,17 @@ def started(command: list[str], *, environment: Mapping[str, str], name: str) ->
             command, cwd=PROJECT_DIR, env=dict(environment), stdout=log_file, stderr=subprocess.STDOUT
         )
     running = RunningProcess(process=process, log_path=log_path)
+    # A test may start its own process of a name a session's process has (tests/foundation/test_healthz.py's
+    # Daphne beside the live server's): the session's is named again when the test's stops.
+    previous = RUNNING.get(name)
     RUNNING[name] = running
     try:
         yield running
     finally:
-        RUNNING.pop(name, None)
+        if previous is not None and previous.process.poll() is None:
+            RUNNING[name] = previous
+        else:
+            RUNNING.pop(name, None)
         stop(running)
         if not kept:
             log_path.unlink(missing_ok=True)
