@@ -6,6 +6,7 @@ line never tells a reader more than he saw at the table.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,10 +31,11 @@ def suit_name(suit: str) -> str:
     return names.get(suit, suit)
 
 
-def card_text(name: str) -> str:
-    """A card as the table writes it, in the active language: "10♠", "Q♥" ("Д♥" in Russian)."""
+def card_text(name: str, letters: dict[str, str] | None = None) -> str:
+    """A card as the table writes it, in the active language: "10♠", "Q♥" ("Д♥" in Russian); `letters`: the
+    court cards' letters (`rank_letters`) where the caller has read them."""
     rank = name[:-1]
-    return rank_letters().get(rank, rank) + SUIT_SYMBOLS.get(name[-1], name[-1])
+    return (rank_letters() if letters is None else letters).get(rank, rank) + SUIT_SYMBOLS.get(name[-1], name[-1])
 
 
 def cards_text(names: Sequence[str]) -> str:
@@ -144,9 +146,4 @@ def _card_namer(language: str) -> Callable[[str], str]:
     if letters is None:
         with translation.override(language):
             letters = _letters[language] = rank_letters()
-
-    def card(name: str) -> str:
-        rank = name[:-1]
-        return letters.get(rank, rank) + SUIT_SYMBOLS.get(name[-1], name[-1])
-
-    return card
+    return functools.partial(card_text, letters=letters)

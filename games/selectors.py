@@ -165,7 +165,7 @@ _ENTRIES_CACHED = 2048
 _entries: dict[tuple[int, str], tuple[Any, int, dict[str, Any], list[dict[str, Any]]]] = {}
 
 
-def _log_entries(game: Game, names: Sequence[str]) -> list[dict[str, Any]]:
+def _log_entries(game: Game) -> list[dict[str, Any]]:
     """The log's entries of the record's last LOG_LINES actions. A list and its entries are shared between
     versions and never changed."""
     actions = game.record.get("actions", [])
@@ -268,7 +268,7 @@ def view_common(*, game: Game, seats: Sequence[Seat], state: State, result: Resu
         "deadline": _iso(game.deadline) if playing and game.deadline is not None else None,
         "clocks": _clocks_json(game),
         "commitment": game.commitment,
-        "log_entries": _log_entries(game, names),
+        "log_entries": _log_entries(game),
         "names": names,
         # The bench bots' accounts by seat (None for anyone else): message_in_language names them in the
         # reader's language, since one event serves readers of both languages. Never sent as such.

@@ -56,46 +56,46 @@ def test_each_version_s_entries_are_the_record_s_as_the_window_slides() -> None:
     for number in range(LOG_LINES * 2 + 7):
         actions.append(_action(number))
         game = _game(list(actions))
-        assert selectors._log_entries(game, ["Anna", "Boris"]) == _expected(game), number
+        assert selectors._log_entries(game) == _expected(game), number
 
 
 def test_versions_skipped_a_shorter_record_and_the_same_version_again() -> None:
     record = [_action(number) for number in range(200)]
     for count in (3, 9, 9, 40, 41, 95, 150, 151, 151, 30, 0, 5, 200):
         game = _game(record[:count])
-        assert selectors._log_entries(game, []) == _expected(game), count
+        assert selectors._log_entries(game) == _expected(game), count
 
 
 def test_a_game_id_that_comes_back_with_another_record_is_read_afresh() -> None:
     first = [_action(number) for number in range(20)]
     other = [_action(number + 1) for number in range(25)]  # the same id and commitment, another game
-    assert selectors._log_entries(_game(first), []) == _expected(_game(first))
-    assert selectors._log_entries(_game(other), []) == _expected(_game(other))
+    assert selectors._log_entries(_game(first)) == _expected(_game(first))
+    assert selectors._log_entries(_game(other)) == _expected(_game(other))
     another_deal = _game(first[:22] + [_action(99)], commitment="c2")
-    assert selectors._log_entries(another_deal, []) == _expected(another_deal)
+    assert selectors._log_entries(another_deal) == _expected(another_deal)
 
 
 def test_a_clock_s_fall_shows_the_surrender_before_it_as_a_fall() -> None:
     actions = [_action(number) for number in range(12)]
     before = _game(actions)
-    assert selectors._log_entries(before, []) == _expected(before)
+    assert selectors._log_entries(before) == _expected(before)
     fallen = _game([*actions, {"seat": 1, "type": "surrender"}], flagged=1)
-    entries = selectors._log_entries(fallen, [])
+    entries = selectors._log_entries(fallen)
     assert entries == _expected(fallen) and entries[-1]["action"] == {"type": "flag"}
     # A surrender earlier in the record (a game of three) shows as a fall once the game is flagged, too.
     earlier = [*actions[:5], {"seat": 0, "type": "surrender"}, *actions[5:]]
     selectors._entries.clear()
-    assert selectors._log_entries(_game(earlier), []) == _expected(_game(earlier))
+    assert selectors._log_entries(_game(earlier)) == _expected(_game(earlier))
     flagged = _game([*earlier, {"seat": 1, "type": "surrender"}], flagged=1)
-    assert selectors._log_entries(flagged, []) == _expected(flagged)
-    assert [entry["action"] for entry in selectors._log_entries(flagged, []) if entry["seq"] == 5] == [{"type": "flag"}]
+    assert selectors._log_entries(flagged) == _expected(flagged)
+    assert [entry["action"] for entry in selectors._log_entries(flagged) if entry["seq"] == 5] == [{"type": "flag"}]
 
 
 def test_the_entries_given_out_are_not_changed_by_later_versions() -> None:
     actions = [_action(number) for number in range(LOG_LINES)]
-    given = selectors._log_entries(_game(list(actions)), [])
+    given = selectors._log_entries(_game(list(actions)))
     copy = [dict(entry) for entry in given]
     for number in range(LOG_LINES, LOG_LINES + 10):
         actions.append(_action(number))
-        selectors._log_entries(_game(list(actions)), [])
+        selectors._log_entries(_game(list(actions)))
     assert given == copy and len(given) == LOG_LINES
