@@ -286,7 +286,11 @@ def _lobby_listened(layer: Any, run: Run) -> bool:
     if isinstance(layer, LocalFirstChannelLayer):
         if layer.group_has_sockets_here(LOBBY_GROUP):
             return True
-        return int(run(functools.partial(layer.group_subscribers, LOBBY_GROUP))) > 0
+
+        async def subscribers() -> int:
+            return await layer.group_subscribers(LOBBY_GROUP)
+
+        return int(run(subscribers)) > 0
     if isinstance(layer, InMemoryChannelLayer):
         return bool(layer.groups.get(LOBBY_GROUP))
     return True
